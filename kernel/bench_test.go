@@ -1,0 +1,187 @@
+package kernel
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// Benchmarks: every kernel on every path this machine has, with throughput
+// metrics. Compare paths with
+//
+//	go test -run '^$' -bench . -count 10 ./kernel/ > bench.txt
+//	benchstat -col /impl bench.txt
+//
+// BenchmarkPeakFMA and BenchmarkStream measure, in the same run, the
+// machine's single-core FMA peak and its in-place read+write bandwidth over
+// an array as large as A, the references for the GFLOP/s and GB/s figures.
+
+// benchSizes are the dimensions of the benchmarks (63: not a multiple of the
+// SIMD width).
+var benchSizes = []int{16, 63, 64, 256, 1024, 4096}
+
+// lambda is the paper's population size 4+⌊3 ln n⌋.
+func lambda(n int) int { return 4 + int(3*math.Log(float64(n))) }
+
+// benchPaths runs body once per path available at start-up as a
+// sub-benchmark named impl=<path>, restoring the flags afterwards.
+func benchPaths(b *testing.B, body func(b *testing.B)) {
+	for _, p := range availablePaths() {
+		b.Run("impl="+p.name, func(b *testing.B) {
+			defer p.set()()
+			body(b)
+		})
+	}
+}
+
+type path struct {
+	name string
+	set  func() (restore func())
+}
+
+// availablePaths lists the paths this machine can run, widest first; set
+// switches to it and returns a function that restores the previous flags.
+func availablePaths() []path {
+	avx512, avx2, neon := useAVX512, useAVX2, useNEON
+	setter := func(a512, a2, ne bool) func() func() {
+		return func() func() {
+			s512, s2, sn := useAVX512, useAVX2, useNEON
+			useAVX512, useAVX2, useNEON = a512, a2, ne
+			return func() { useAVX512, useAVX2, useNEON = s512, s2, sn }
+		}
+	}
+	var ps []path
+	if avx512 {
+		ps = append(ps, path{"avx512", setter(true, true, false)})
+	}
+	if avx2 {
+		ps = append(ps, path{"avx2", setter(false, true, false)})
+	}
+	if neon {
+		ps = append(ps, path{"neon", setter(false, false, true)})
+	}
+	return append(ps, path{"generic", setter(false, false, false)})
+}
+
+func randSlice(r *rand.Rand, n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = r.NormFloat64()
+	}
+	return s
+}
+
+// gflops reports flops per op as GFLOP/s.
+func gflops(b *testing.B, flopsPerOp float64) {
+	b.ReportMetric(flopsPerOp*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+func BenchmarkMulVecs(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 1))
+	for _, n := range benchSizes {
+		k := lambda(n)
+		a, x, y := randSlice(r, n*n), randSlice(r, k*n), make([]float64, k*n)
+		b.Run(fmt.Sprintf("n=%d/k=%d", n, k), func(b *testing.B) {
+			benchPaths(b, func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(8 * n * n))
+				for b.Loop() {
+					MulVecs(y, a, n, x, k)
+				}
+				gflops(b, float64(2*k*n*n))
+			})
+		})
+	}
+}
+
+func BenchmarkMulVec(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, n := range benchSizes {
+		a, x, y := randSlice(r, n*n), randSlice(r, n), make([]float64, n)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			benchPaths(b, func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(8 * n * n))
+				for b.Loop() {
+					MulVec(y, a, n, x)
+				}
+				gflops(b, float64(2*n*n))
+			})
+		})
+	}
+}
+
+func BenchmarkScaleAddOuter(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 3))
+	for _, n := range benchSizes {
+		a, p, v := randSlice(r, n*n), randSlice(r, n), randSlice(r, n)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			benchPaths(b, func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(16 * n * n)) // A is read and written
+				for b.Loop() {
+					// α·β near 1 keeps A's magnitude steady over b.N calls.
+					ScaleAddOuter(a, n, 0.999, 1e-3, p, v)
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkStream is the bandwidth reference for ScaleAddOuter: an in-place
+// scale of an array of 8·n² bytes (16·n² bytes moved), with the same path.
+func BenchmarkStream(b *testing.B) {
+	for _, n := range benchSizes {
+		a := make([]float64, n*n)
+		for i := range a {
+			a[i] = 1
+		}
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			benchPaths(b, func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(16 * n * n))
+				for b.Loop() {
+					Scale(1, a)
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkVector covers the vector helpers at every size.
+func BenchmarkVector(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 4))
+	for _, n := range benchSizes {
+		x, y := randSlice(r, n), randSlice(r, n)
+		const mu = 12
+		block, w, rows := randSlice(r, 2*mu*n), randSlice(r, mu), make([]int, mu)
+		for i := range rows {
+			rows[i] = 2 * i
+		}
+		var sink float64
+		kernels := []struct {
+			name  string
+			flops int
+			f     func()
+		}{
+			{"dot", 2 * n, func() { sink += Dot(x, y) }},
+			{"norm", 2 * n, func() { sink += Norm(x) }},
+			{"axpby", 3 * n, func() { AxpBy(1e-3, x, 0.999, y) }},
+			{"scale", n, func() { Scale(1, y) }},
+			{"weightedsum", 2 * mu * n, func() { WeightedSum(y, w, block, n, rows) }},
+		}
+		for _, kern := range kernels {
+			b.Run(fmt.Sprintf("kernel=%s/n=%d", kern.name, n), func(b *testing.B) {
+				benchPaths(b, func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						kern.f()
+					}
+					gflops(b, float64(kern.flops))
+				})
+			})
+		}
+		_ = sink
+	}
+}

@@ -1,0 +1,306 @@
+// Package kernel holds the numerical hot paths of MMA-ES: sampling a whole
+// population through the mutation matrix (y_i = A·z_i), the fused
+// scale-plus-outer-product update A ← α·A + β·p·vᵀ, and the vector helpers the
+// optimizer needs.
+//
+// Matrices are flat row-major []float64: an n×n matrix A is a slice of length
+// n·n with A[i][j] at a[i*n+j]. A population of k vectors of length n is a
+// k×n row-major block: vector i is x[i*n:(i+1)*n].
+//
+// # Paths
+//
+// Each kernel has a pure-Go implementation (kernel_generic.go) and, where a
+// benchmark shows it pays, SIMD assembly: AVX-512 (F) and AVX2+FMA on amd64,
+// NEON on arm64. The path is chosen once at start-up from
+// golang.org/x/sys/cpu; Impl names it. To turn a path off, use the runtime's
+// CPU-feature knobs: GODEBUG=cpu.avx512f=off drops AVX-512 (AVX2 is used),
+// GODEBUG=cpu.avx2=off (or cpu.fma=off) drops AVX2, GODEBUG=cpu.all=off
+// leaves the generic path. The build tag purego removes all assembly.
+//
+// Results of different paths may differ in the last bits: they sum in
+// different orders and the assembly uses fused multiply-add. Every result is
+// within the usual floating-point error bound of the exact value (for a dot
+// product of length n, 2·γ_n·Σ|x_i·y_i| with γ_n = n·u/(1−n·u), u = 2⁻⁵³), and
+// a given path always gives the same bits for the same inputs.
+//
+// # Misuse
+//
+// Lengths are checked in Go before any assembly runs. A slice that is too
+// short, a negative size or an output that overlaps an input it must not
+// overlap is a programming error and panics with a message that starts with
+// "kernel:". No kernel allocates.
+package kernel
+
+import (
+	"math"
+	"unsafe"
+)
+
+// Path flags. They are set once at start-up by the architecture's init
+// function (kernel_amd64.go, kernel_arm64.go) and changed only by tests, to
+// run every available path in one process.
+var (
+	useAVX512 bool // amd64: AVX-512 F (implies useAVX2)
+	useAVX2   bool // amd64: AVX2 and FMA
+	useNEON   bool // arm64: Advanced SIMD
+)
+
+// Impl names the path the kernels use: "avx512", "avx2", "neon" or "generic".
+func Impl() string {
+	switch {
+	case useAVX512:
+		return "avx512"
+	case useAVX2:
+		return "avx2"
+	case useNEON:
+		return "neon"
+	}
+	return "generic"
+}
+
+// MulVecs samples a population through A: for i < k,
+//
+//	y[i*n:(i+1)*n] = A · x[i*n:(i+1)*n],
+//
+// where A is the n×n row-major matrix a. It reads A from memory once per call
+// for all k vectors (the rows of A are the outer loop), so its cost is the
+// 2·k·n² flops, not k passes over A. y must not overlap a or x.
+func MulVecs(y, a []float64, n int, x []float64, k int) {
+	if n < 0 || k < 0 {
+		panic("kernel: negative size")
+	}
+	if mulOverflows(n, n) || mulOverflows(k, n) {
+		panic("kernel: size overflows int")
+	}
+	if len(a) < n*n {
+		panic("kernel: short a")
+	}
+	if len(x) < k*n {
+		panic("kernel: short x")
+	}
+	if len(y) < k*n {
+		panic("kernel: short y")
+	}
+	if n == 0 || k == 0 {
+		return
+	}
+	y, a, x = y[:k*n], a[:n*n], x[:k*n]
+	if overlaps(y, a) || overlaps(y, x) {
+		panic("kernel: y overlaps an input")
+	}
+	mulVecs(y, a, n, x, k)
+}
+
+// MulVec computes y = A·x for the n×n row-major matrix a. y must not overlap
+// a or x.
+func MulVec(y, a []float64, n int, x []float64) {
+	if n < 0 {
+		panic("kernel: negative size")
+	}
+	if mulOverflows(n, n) {
+		panic("kernel: size overflows int")
+	}
+	if len(a) < n*n {
+		panic("kernel: short a")
+	}
+	if len(x) < n {
+		panic("kernel: short x")
+	}
+	if len(y) < n {
+		panic("kernel: short y")
+	}
+	if n == 0 {
+		return
+	}
+	y, a, x = y[:n], a[:n*n], x[:n]
+	if overlaps(y, a) || overlaps(y, x) {
+		panic("kernel: y overlaps an input")
+	}
+	mulVec(y, a, n, x)
+}
+
+// MulVecTrans computes y = Aᵀ·x for the n×n row-major matrix a, as the sum of
+// the rows of A weighted by x (one pass over A). y must not overlap a or x.
+func MulVecTrans(y, a []float64, n int, x []float64) {
+	if n < 0 {
+		panic("kernel: negative size")
+	}
+	if mulOverflows(n, n) {
+		panic("kernel: size overflows int")
+	}
+	if len(a) < n*n {
+		panic("kernel: short a")
+	}
+	if len(x) < n {
+		panic("kernel: short x")
+	}
+	if len(y) < n {
+		panic("kernel: short y")
+	}
+	if n == 0 {
+		return
+	}
+	y, a, x = y[:n], a[:n*n], x[:n]
+	if overlaps(y, a) || overlaps(y, x) {
+		panic("kernel: y overlaps an input")
+	}
+	clear(y)
+	for i, xi := range x {
+		axpby(xi, a[i*n:i*n+n], 1, y)
+	}
+}
+
+// ScaleAddOuter applies the fused rank-one update
+//
+//	A ← α·A + β·p·vᵀ,   that is   a[i*n+j] = α·a[i*n+j] + (β·p[i])·v[j],
+//
+// to the n×n row-major matrix a in one pass over A. p and v must not overlap
+// a.
+func ScaleAddOuter(a []float64, n int, alpha, beta float64, p, v []float64) {
+	if n < 0 {
+		panic("kernel: negative size")
+	}
+	if mulOverflows(n, n) {
+		panic("kernel: size overflows int")
+	}
+	if len(a) < n*n {
+		panic("kernel: short a")
+	}
+	if len(p) < n {
+		panic("kernel: short p")
+	}
+	if len(v) < n {
+		panic("kernel: short v")
+	}
+	if n == 0 {
+		return
+	}
+	a, p, v = a[:n*n], p[:n], v[:n]
+	if overlaps(a, p) || overlaps(a, v) {
+		panic("kernel: a overlaps p or v")
+	}
+	// Each call covers a block of rows, so that no single assembly call runs
+	// for long (assembly is not preempted asynchronously).
+	rows := max(1, scaleAddOuterBlock/n)
+	for i := 0; i < n; i += rows {
+		r := min(rows, n-i)
+		scaleAddOuter(a[i*n:(i+r)*n], n, r, alpha, beta, p[i:i+r], v)
+	}
+}
+
+// scaleAddOuterBlock is the number of matrix elements one ScaleAddOuter call
+// into assembly handles at most (0.5 MiB of A, a few tens of microseconds).
+const scaleAddOuterBlock = 1 << 16
+
+// Dot returns xᵀy. x and y must have the same length.
+func Dot(x, y []float64) float64 {
+	if len(x) != len(y) {
+		panic("kernel: length mismatch")
+	}
+	if len(x) == 0 {
+		return 0
+	}
+	return dot(x, y)
+}
+
+// Norm returns the Euclidean norm ‖x‖. It is √(xᵀx) computed in one SIMD
+// pass; when that over- or underflows (‖x‖ outside about [1e-150, 1e150]) it
+// falls back to a scaled second pass, so the result is finite whenever ‖x‖ is
+// representable.
+func Norm(x []float64) float64 {
+	if len(x) == 0 {
+		return 0
+	}
+	s := dot(x, x)
+	if s > 0x1p-500 && s < 0x1p1000 {
+		return math.Sqrt(s)
+	}
+	return normScaled(x)
+}
+
+// Axpy computes y ← α·x + y. x and y must have the same length and must not
+// overlap unless they are the same slice.
+func Axpy(alpha float64, x, y []float64) {
+	AxpBy(alpha, x, 1, y)
+}
+
+// AxpBy computes y ← α·x + β·y, rounded as fma(α, x, β·y) on the SIMD paths.
+// x and y must have the same length and must not overlap unless they are the
+// same slice.
+func AxpBy(alpha float64, x []float64, beta float64, y []float64) {
+	if len(x) != len(y) {
+		panic("kernel: length mismatch")
+	}
+	if len(x) == 0 {
+		return
+	}
+	if inexactOverlap(x, y) {
+		panic("kernel: x and y overlap")
+	}
+	axpby(alpha, x, beta, y)
+}
+
+// Scale computes x ← α·x.
+func Scale(alpha float64, x []float64) {
+	if len(x) == 0 {
+		return
+	}
+	scale(alpha, x)
+}
+
+// WeightedSum sets dst to the weighted sum of selected rows of the k×n block
+// x: dst = Σ_i w[i]·x[rows[i]*n:(rows[i]+1)*n], for i < len(w). rows must have
+// at least len(w) entries, each in [0, len(x)/n). It is the recombination
+// step of MMA-ES (z_w, y_w). dst must not overlap x.
+func WeightedSum(dst, w, x []float64, n int, rows []int) {
+	if n < 0 {
+		panic("kernel: negative size")
+	}
+	if len(dst) < n {
+		panic("kernel: short dst")
+	}
+	if len(rows) < len(w) {
+		panic("kernel: short rows")
+	}
+	for _, r := range rows[:len(w)] {
+		if r < 0 || r >= len(x)/max(n, 1) {
+			panic("kernel: row out of range")
+		}
+	}
+	if n == 0 {
+		return
+	}
+	dst = dst[:n]
+	if overlaps(dst, x) {
+		panic("kernel: dst overlaps x")
+	}
+	clear(dst)
+	for i, wi := range w {
+		r := rows[i]
+		axpby(wi, x[r*n:r*n+n], 1, dst)
+	}
+}
+
+// mulOverflows reports whether a·b overflows int, for a, b ≥ 0.
+func mulOverflows(a, b int) bool {
+	return a > 0 && b > math.MaxInt/a
+}
+
+// overlaps reports whether the memory of a and b overlaps.
+func overlaps(a, b []float64) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	pa := uintptr(unsafe.Pointer(unsafe.SliceData(a)))
+	pb := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	return pa < pb+uintptr(len(b))*8 && pb < pa+uintptr(len(a))*8
+}
+
+// inexactOverlap reports whether a and b overlap other than by being the same
+// slice.
+func inexactOverlap(a, b []float64) bool {
+	if len(a) == 0 || len(b) == 0 || unsafe.SliceData(a) == unsafe.SliceData(b) {
+		return false
+	}
+	return overlaps(a, b)
+}

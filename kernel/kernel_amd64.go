@@ -1,0 +1,265 @@
+//go:build gc && !purego
+
+package kernel
+
+import "golang.org/x/sys/cpu"
+
+func init() {
+	// HasAVX2 and HasAVX512F include the operating system's support for the
+	// wider registers; FMA is a separate feature bit.
+	useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+	useAVX512 = useAVX2 && cpu.X86.HasAVX512F
+}
+
+// Dispatch: each function picks the widest path the flags allow.
+
+func mulVecs(y, a []float64, n int, x []float64, k int) {
+	switch {
+	case !useAVX2 || n < tileRows:
+		mulVecsGeneric(y, a, n, x, k)
+	case useAVX512 && n >= panelMinN && (k >= 8 || (k >= 4 && k <= 6)):
+		mulVecsPanels(y, a, n, x, k)
+	default:
+		mulVecsTiled(y, a, n, x, k)
+	}
+}
+
+// panelCols is the width of a column panel of mulVecsPanels: the k×panelCols
+// block of x (28 KiB at k = 28) and a 4×panelCols block of A fit in L1.
+const panelCols = 128
+
+// panelMinN is the smallest n for which the column panels beat whole-row
+// tiles (below it A and x fit in L2 and the whole-row tiles need no partial
+// sums).
+const panelMinN = 256
+
+// panelBlocks bounds the row blocks of one assembly call, so that a call
+// stays short (assembly is not preempted).
+const panelBlocks = 256
+
+// panelBatch is the largest number of vectors packed for one pass of the
+// panels: panelBatch·panelCols·8 bytes (28 KiB) is the packed x panel.
+const panelBatch = 28
+
+// mulVecsPanels computes MulVecs on AVX-512 panel by panel of columns
+// (panel4AVX512), with the vectors in batches of at most panelBatch, each
+// batch split into groups of 4 to 6. The last n mod 4 rows are then computed
+// by whole-row tiles, which store their sums. The packed panel of x lives on
+// the stack.
+func mulVecsPanels(y, a []float64, n int, x []float64, k int) {
+	var pack [panelBatch * panelCols]float64
+	clear(y)
+	blocks := n / tileRows
+	batches := (k + panelBatch - 1) / panelBatch
+	for c0 := 0; c0 < n; c0 += panelCols {
+		kc := min(panelCols, n-c0)
+		j0 := 0
+		for b := 0; b < batches; b++ {
+			kb := (k - j0) / (batches - b) // even split: sizes differ by at most 1
+			for v := 0; v < kb; v++ {
+				src := x[(j0+v)*n+c0:]
+				copy(pack[v*panelCols:v*panelCols+kc], src[:kc])
+			}
+			g6, g5, g4 := panelGroups(kb)
+			for b0 := 0; b0 < blocks; b0 += panelBlocks {
+				nb := min(panelBlocks, blocks-b0)
+				r := b0 * tileRows
+				panel4AVX512(y[j0*n+r:], a[r*n+c0:], pack[:], n, nb, kc, g6, g5, g4)
+			}
+			j0 += kb
+		}
+	}
+	if n%tileRows != 0 {
+		mulVecsRowBlock(y, a, n, x, k, n-tileRows)
+	}
+}
+
+// panelGroups splits k vectors (k ≥ 8, or 4 ≤ k ≤ 6) into g = ⌈k/6⌉ groups
+// of sizes s and s+1 with s ∈ {4, 5, 6}: g6 groups of 6, g5 of 5, g4 of 4.
+func panelGroups(k int) (g6, g5, g4 int) {
+	g := (k + 5) / 6
+	s, big := k/g, k%g
+	switch s {
+	case 6:
+		return g, 0, 0
+	case 5:
+		return big, g - big, 0
+	}
+	return 0, big, g - big
+}
+
+func mulVec(y, a []float64, n int, x []float64) {
+	if !useAVX2 || n < tileRows {
+		mulVecGeneric(y, a, n, x)
+		return
+	}
+	mulVecTiled(y, a, n, x)
+}
+
+// tileVecs is the number of vectors in the register tile of tileMain.
+func tileVecs() int {
+	if useAVX512 {
+		return 6
+	}
+	return 3
+}
+
+func tileMain(y, a, x []float64, n int) {
+	if useAVX512 {
+		tile4x6AVX512(y, a, x, n)
+		return
+	}
+	tile4x3AVX2(y, a, x, n)
+}
+
+func tileRowsVec(y, a, x []float64, n int) {
+	if useAVX512 {
+		tile4x1AVX512(y, a, x, n)
+		return
+	}
+	tile4x1AVX2(y, a, x, n)
+}
+
+func scaleAddOuter(a []float64, n, rows int, alpha, beta float64, p, v []float64) {
+	switch {
+	case useAVX512:
+		scaleAddOuterAVX512(a, n, rows, alpha, beta, p, v)
+	case useAVX2:
+		scaleAddOuterAVX2(a, n, rows, alpha, beta, p, v)
+	default:
+		scaleAddOuterGeneric(a, n, rows, alpha, beta, p, v)
+	}
+}
+
+func dot(x, y []float64) float64 {
+	switch {
+	case useAVX512:
+		return dotAVX512(x, y)
+	case useAVX2:
+		return dotAVX2(x, y)
+	}
+	return dotGeneric(x, y)
+}
+
+func axpby(alpha float64, x []float64, beta float64, y []float64) {
+	switch {
+	case useAVX512:
+		axpbyAVX512(alpha, x, beta, y)
+	case useAVX2:
+		axpbyAVX2(alpha, x, beta, y)
+	default:
+		axpbyGeneric(alpha, x, beta, y)
+	}
+}
+
+func scale(alpha float64, x []float64) {
+	switch {
+	case useAVX512:
+		scaleAVX512(alpha, x)
+	case useAVX2:
+		scaleAVX2(alpha, x)
+	default:
+		scaleGeneric(alpha, x)
+	}
+}
+
+// The assembly (kernel_amd64.s). Each function assumes the checks of its
+// caller passed: the lengths below hold and n ≥ 1 (tiles: n ≥ 4 rows exist).
+// Rows of a and vectors of x and y are n elements apart.
+
+// tile4x6AVX512 computes a 4×6 register tile of MulVecs:
+//
+//	for j < 6, i < 4: y[j*n+i] = Σ_c a[i*n+c]·x[j*n+c]
+//
+// len(a) ≥ 4n, len(x) ≥ 6n, len(y) ≥ 5n+4. The column tail is masked.
+//
+//go:noescape
+func tile4x6AVX512(y, a, x []float64, n int)
+
+// tile4x3AVX2 is tile4x6AVX512 for 3 vectors with AVX2 and FMA:
+// len(a) ≥ 4n, len(x) ≥ 3n, len(y) ≥ 2n+4.
+//
+//go:noescape
+func tile4x3AVX2(y, a, x []float64, n int)
+
+// tile4x1AVX512 computes y[i] = Σ_c a[i*n+c]·x[c] for i < 4:
+// len(a) ≥ 4n, len(x) ≥ n, len(y) ≥ 4.
+//
+//go:noescape
+func tile4x1AVX512(y, a, x []float64, n int)
+
+// tile4x1AVX2 is tile4x1AVX512 with AVX2 and FMA.
+//
+//go:noescape
+func tile4x1AVX2(y, a, x []float64, n int)
+
+// scaleAddOuterAVX512 computes, for i < rows, j < n:
+//
+//	a[i*n+j] = fma(β·p[i], v[j], α·a[i*n+j])
+//
+// len(a) ≥ rows·n, len(p) ≥ rows, len(v) ≥ n.
+//
+//go:noescape
+func scaleAddOuterAVX512(a []float64, n, rows int, alpha, beta float64, p, v []float64)
+
+// scaleAddOuterAVX2 is scaleAddOuterAVX512 with AVX2 and FMA.
+//
+//go:noescape
+func scaleAddOuterAVX2(a []float64, n, rows int, alpha, beta float64, p, v []float64)
+
+// dotAVX512 returns Σ x[i]·y[i], len(y) ≥ len(x) ≥ 1.
+//
+//go:noescape
+func dotAVX512(x, y []float64) float64
+
+// dotAVX2 is dotAVX512 with AVX2 and FMA.
+//
+//go:noescape
+func dotAVX2(x, y []float64) float64
+
+// axpbyAVX512 computes y[i] = fma(α, x[i], β·y[i]) for i < len(x) ≤ len(y).
+//
+//go:noescape
+func axpbyAVX512(alpha float64, x []float64, beta float64, y []float64)
+
+// axpbyAVX2 is axpbyAVX512 with AVX2 and FMA.
+//
+//go:noescape
+func axpbyAVX2(alpha float64, x []float64, beta float64, y []float64)
+
+// scaleAVX512 computes x[i] = α·x[i].
+//
+//go:noescape
+func scaleAVX512(alpha float64, x []float64)
+
+// scaleAVX2 is scaleAVX512 with AVX2.
+//
+//go:noescape
+func scaleAVX2(alpha float64, x []float64)
+
+// fmaPeakAVX512 runs iters iterations of 12 independent 8-lane FMAs (192
+// flops each): the benchmarks measure the machine's peak FMA rate with it.
+//
+//go:noescape
+func fmaPeakAVX512(iters int)
+
+// fmaPeakAVX2 is fmaPeakAVX512 with 4-lane FMAs (96 flops an iteration).
+//
+//go:noescape
+func fmaPeakAVX2(iters int)
+
+// panel4AVX512 adds one column panel of MulVecs to y, for the rows 4rb+i,
+// rb < blocks, i < 4, and the vectors in groups of 6, then 5, then 4:
+//
+//	j := 0
+//	for each group size V (g6 times 6, g5 times 5, g4 times 4):
+//		for v < V: y[(j+v)*n + 4rb+i] += Σ_{c<kc} a[(4rb+i)*n+c]·x[(j+v)*128+c]
+//		j += V
+//
+// The rows of a start at the panel's first column; x is the packed panel,
+// vector v at x[v*128:v*128+kc]. len(a) ≥ (4·blocks−1)·n+kc,
+// len(x) ≥ 128·(k−1)+kc, len(y) ≥ (k−1)·n+4·blocks with k = 6·g6+5·g5+4·g4;
+// blocks ≥ 1, 1 ≤ kc ≤ 128.
+//
+//go:noescape
+func panel4AVX512(y, a, x []float64, n, blocks, kc, g6, g5, g4 int)

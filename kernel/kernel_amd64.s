@@ -1,0 +1,1234 @@
+//go:build gc && !purego
+
+#include "textflag.h"
+
+// AVX-512 and AVX2+FMA kernels. Conventions shared by every function:
+//   - the Go wrapper has checked all lengths; n ≥ 1 (tiles: 4 rows exist);
+//   - rows of A, vectors of x and vectors of y are n float64 apart
+//     (NBYTES = 8·n bytes);
+//   - the column tail (n mod 8 on AVX-512, n mod 4 on AVX2) is handled with
+//     masked loads and stores, which neither read nor write past the slice.
+// Only AVX-512 F instructions are used on the AVX-512 path (no VL, DQ, BW):
+// 256-bit arithmetic there stays in registers Y0-Y15 (VEX encoding).
+
+// tailMask holds 4 all-ones quadwords followed by 4 zero quadwords: the 32
+// bytes at tailMask<>+32-8r are an AVX2 mask that selects the first r lanes.
+DATA tailMask<>+0(SB)/8, $-1
+DATA tailMask<>+8(SB)/8, $-1
+DATA tailMask<>+16(SB)/8, $-1
+DATA tailMask<>+24(SB)/8, $-1
+DATA tailMask<>+32(SB)/8, $0
+DATA tailMask<>+40(SB)/8, $0
+DATA tailMask<>+48(SB)/8, $0
+DATA tailMask<>+56(SB)/8, $0
+GLOBL tailMask<>(SB), RODATA|NOPTR, $64
+
+// LOAD_TAIL_MASK_Y sets ymm mask to select the first r lanes (1 ≤ r ≤ 3);
+// r is destroyed, tmp is a scratch general register.
+#define LOAD_TAIL_MASK_Y(r, tmp, mask) \
+	LEAQ tailMask<>+32(SB), tmp \
+	SHLQ $3, r                  \
+	SUBQ r, tmp                 \
+	VMOVUPD (tmp), mask
+
+// LOAD_TAIL_MASK_K sets opmask K1 to select the first r lanes (1 ≤ r ≤ 7).
+// r must be CX (the shift count); AX is destroyed.
+#define LOAD_TAIL_MASK_K \
+	MOVQ $1, AX  \
+	SHLQ CX, AX  \
+	DECQ AX      \
+	KMOVW AX, K1
+
+// FOLD512 adds the high half of zmm z into its low half: afterwards the ymm
+// view of z holds 4 partial sums. Z24 is scratch.
+#define FOLD512(z) \
+	VEXTRACTF64X4 $1, z, Y24 \
+	VADDPD        Z24, z, z
+
+// HSUM4 reduces four ymm accumulators a, b, c, d (registers below Y16) to
+// their four horizontal sums [Σa, Σb, Σc, Σd] and stores them at mem. All four
+// registers are destroyed. After the two VHADDPD,
+// a = [a0+a1, b0+b1, a2+a3, b2+b3] and c = [c0+c1, d0+d1, c2+c3, d2+d3];
+// b and d then take their low and high 128-bit halves, and b + d is the result.
+#define HSUM4(a, b, c, d, mem) \
+	VHADDPD    b, a, a        \
+	VHADDPD    d, c, c        \
+	VPERM2F128 $0x20, c, a, b \
+	VPERM2F128 $0x31, c, a, d \
+	VADDPD     d, b, b        \
+	VMOVUPD    b, mem
+
+// ---------------------------------------------------------------------------
+// MulVecs tiles: y[j*n+i] = Σ_c a[i*n+c]·x[j*n+c].
+
+// ROW4x1_512 multiplies the 4 rows held in Z24-Z27 by the x vector at addr
+// into the accumulators c0-c3 (one column of the tile). Z28 is scratch.
+#define ROW4x1_512(addr, c0, c1, c2, c3) \
+	VMOVUPD     addr, Z28     \
+	VFMADD231PD Z24, Z28, c0  \
+	VFMADD231PD Z25, Z28, c1  \
+	VFMADD231PD Z26, Z28, c2  \
+	VFMADD231PD Z27, Z28, c3
+
+// ROW4x1_512_TAIL is ROW4x1_512 with the x load masked by K1.
+#define ROW4x1_512_TAIL(addr, c0, c1, c2, c3) \
+	VMOVUPD.Z   addr, K1, Z28 \
+	VFMADD231PD Z24, Z28, c0  \
+	VFMADD231PD Z25, Z28, c1  \
+	VFMADD231PD Z26, Z28, c2  \
+	VFMADD231PD Z27, Z28, c3
+
+// func tile4x6AVX512(y, a, x []float64, n int)
+// Requires: AVX512F
+//
+// The 24 accumulators Z0-Z23 hold the 4×6 tile, vector j in Z(4j)..Z(4j+3);
+// per 8 columns it loads 4 rows of A and 6 vectors of x for 24 FMAs.
+TEXT ·tile4x6AVX512(SB), NOSPLIT, $0-80
+	MOVQ y_base+0(FP), DX
+	MOVQ a_base+24(FP), SI
+	MOVQ x_base+48(FP), DI
+	MOVQ n+72(FP), CX
+	LEAQ (CX*8), R8      // R8 = NBYTES: next row or vector
+	LEAQ (R8)(R8*2), R9  // R9 = 3·NBYTES
+	LEAQ (R8)(R8*4), R10 // R10 = 5·NBYTES
+
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z11, Z11, Z11
+	VPXORQ Z12, Z12, Z12
+	VPXORQ Z13, Z13, Z13
+	VPXORQ Z14, Z14, Z14
+	VPXORQ Z15, Z15, Z15
+	VPXORQ Z16, Z16, Z16
+	VPXORQ Z17, Z17, Z17
+	VPXORQ Z18, Z18, Z18
+	VPXORQ Z19, Z19, Z19
+	VPXORQ Z20, Z20, Z20
+	VPXORQ Z21, Z21, Z21
+	VPXORQ Z22, Z22, Z22
+	VPXORQ Z23, Z23, Z23
+
+	MOVQ CX, BX
+	SHRQ $3, BX // BX = whole 8-column blocks
+	JZ   tile6_tail
+
+tile6_loop:
+	// rows i < 4 of this block of 8 columns
+	VMOVUPD (SI), Z24
+	VMOVUPD (SI)(R8*1), Z25
+	VMOVUPD (SI)(R8*2), Z26
+	VMOVUPD (SI)(R9*1), Z27
+	ROW4x1_512((DI), Z0, Z1, Z2, Z3)
+	ROW4x1_512((DI)(R8*1), Z4, Z5, Z6, Z7)
+	ROW4x1_512((DI)(R8*2), Z8, Z9, Z10, Z11)
+	ROW4x1_512((DI)(R9*1), Z12, Z13, Z14, Z15)
+	ROW4x1_512((DI)(R8*4), Z16, Z17, Z18, Z19)
+	ROW4x1_512((DI)(R10*1), Z20, Z21, Z22, Z23)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	DECQ BX
+	JNZ  tile6_loop
+
+tile6_tail:
+	ANDQ $7, CX // CX = n mod 8
+	JZ   tile6_reduce
+	LOAD_TAIL_MASK_K
+	VMOVUPD.Z (SI), K1, Z24
+	VMOVUPD.Z (SI)(R8*1), K1, Z25
+	VMOVUPD.Z (SI)(R8*2), K1, Z26
+	VMOVUPD.Z (SI)(R9*1), K1, Z27
+	ROW4x1_512_TAIL((DI), Z0, Z1, Z2, Z3)
+	ROW4x1_512_TAIL((DI)(R8*1), Z4, Z5, Z6, Z7)
+	ROW4x1_512_TAIL((DI)(R8*2), Z8, Z9, Z10, Z11)
+	ROW4x1_512_TAIL((DI)(R9*1), Z12, Z13, Z14, Z15)
+	ROW4x1_512_TAIL((DI)(R8*4), Z16, Z17, Z18, Z19)
+	ROW4x1_512_TAIL((DI)(R10*1), Z20, Z21, Z22, Z23)
+
+tile6_reduce:
+	// 512 → 256 bits for every accumulator
+	FOLD512(Z0)
+	FOLD512(Z1)
+	FOLD512(Z2)
+	FOLD512(Z3)
+	FOLD512(Z4)
+	FOLD512(Z5)
+	FOLD512(Z6)
+	FOLD512(Z7)
+	FOLD512(Z8)
+	FOLD512(Z9)
+	FOLD512(Z10)
+	FOLD512(Z11)
+	FOLD512(Z12)
+	FOLD512(Z13)
+	FOLD512(Z14)
+	FOLD512(Z15)
+	FOLD512(Z16)
+	FOLD512(Z17)
+	FOLD512(Z18)
+	FOLD512(Z19)
+	FOLD512(Z20)
+	FOLD512(Z21)
+	FOLD512(Z22)
+	FOLD512(Z23)
+
+	// y[j*n : j*n+4] = the 4 row sums of vector j
+	HSUM4(Y0, Y1, Y2, Y3, (DX))
+	HSUM4(Y4, Y5, Y6, Y7, (DX)(R8*1))
+	HSUM4(Y8, Y9, Y10, Y11, (DX)(R8*2))
+	HSUM4(Y12, Y13, Y14, Y15, (DX)(R9*1))
+
+	// vectors 4 and 5 live in Z16-Z23: move them below Z16 for VEX HSUM4
+	VMOVAPD Z16, Z0
+	VMOVAPD Z17, Z1
+	VMOVAPD Z18, Z2
+	VMOVAPD Z19, Z3
+	VMOVAPD Z20, Z4
+	VMOVAPD Z21, Z5
+	VMOVAPD Z22, Z6
+	VMOVAPD Z23, Z7
+	HSUM4(Y0, Y1, Y2, Y3, (DX)(R8*4))
+	HSUM4(Y4, Y5, Y6, Y7, (DX)(R10*1))
+	VZEROUPPER
+	RET
+
+// func tile4x1AVX512(y, a, x []float64, n int)
+// Requires: AVX512F
+//
+// y[i] = Σ_c a[i*n+c]·x[c] for i < 4. Two sets of accumulators (Z0-Z3 for
+// even 8-column blocks, Z5-Z8 for odd ones) hide the FMA latency.
+TEXT ·tile4x1AVX512(SB), NOSPLIT, $0-80
+	MOVQ y_base+0(FP), DX
+	MOVQ a_base+24(FP), SI
+	MOVQ x_base+48(FP), DI
+	MOVQ n+72(FP), CX
+	LEAQ (CX*8), R8
+	LEAQ (R8)(R8*2), R9
+
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z8, Z8, Z8
+
+	MOVQ CX, BX
+	SHRQ $4, BX // BX = whole 16-column blocks
+	JZ   tile1_one
+
+tile1_loop:
+	VMOVUPD     (DI), Z4
+	VMOVUPD     64(DI), Z9
+	VFMADD231PD (SI), Z4, Z0
+	VFMADD231PD (SI)(R8*1), Z4, Z1
+	VFMADD231PD (SI)(R8*2), Z4, Z2
+	VFMADD231PD (SI)(R9*1), Z4, Z3
+	VFMADD231PD 64(SI), Z9, Z5
+	VFMADD231PD 64(SI)(R8*1), Z9, Z6
+	VFMADD231PD 64(SI)(R8*2), Z9, Z7
+	VFMADD231PD 64(SI)(R9*1), Z9, Z8
+	ADDQ        $128, SI
+	ADDQ        $128, DI
+	DECQ        BX
+	JNZ         tile1_loop
+
+tile1_one:
+	// one more block of 8 columns if n mod 16 ≥ 8
+	TESTQ       $8, CX
+	JZ          tile1_tail
+	VMOVUPD     (DI), Z4
+	VFMADD231PD (SI), Z4, Z0
+	VFMADD231PD (SI)(R8*1), Z4, Z1
+	VFMADD231PD (SI)(R8*2), Z4, Z2
+	VFMADD231PD (SI)(R9*1), Z4, Z3
+	ADDQ        $64, SI
+	ADDQ        $64, DI
+
+tile1_tail:
+	ANDQ $7, CX
+	JZ   tile1_reduce
+	LOAD_TAIL_MASK_K
+	VMOVUPD.Z   (DI), K1, Z4
+	VMOVUPD.Z   (SI), K1, Z9
+	VFMADD231PD Z9, Z4, Z0
+	VMOVUPD.Z   (SI)(R8*1), K1, Z9
+	VFMADD231PD Z9, Z4, Z1
+	VMOVUPD.Z   (SI)(R8*2), K1, Z9
+	VFMADD231PD Z9, Z4, Z2
+	VMOVUPD.Z   (SI)(R9*1), K1, Z9
+	VFMADD231PD Z9, Z4, Z3
+
+tile1_reduce:
+	VADDPD Z5, Z0, Z0
+	VADDPD Z6, Z1, Z1
+	VADDPD Z7, Z2, Z2
+	VADDPD Z8, Z3, Z3
+	FOLD512(Z0)
+	FOLD512(Z1)
+	FOLD512(Z2)
+	FOLD512(Z3)
+	HSUM4(Y0, Y1, Y2, Y3, (DX))
+	VZEROUPPER
+	RET
+
+// ROW1x3_256 loads the row of A at addr into Y15 and multiplies it by the 3
+// vectors of x held in Y12-Y14 into the accumulators c0-c2 (4 columns).
+#define ROW1x3_256(addr, c0, c1, c2) \
+	VMOVUPD     addr, Y15     \
+	VFMADD231PD Y15, Y12, c0  \
+	VFMADD231PD Y15, Y13, c1  \
+	VFMADD231PD Y15, Y14, c2
+
+// ROW1x3_256_TAIL is ROW1x3_256 for the masked tail: mask in Y12, the row in
+// Y13 and each vector of x loaded (masked) into Y14 in turn.
+#define ROW1x3_256_TAIL(addr, c0, c1, c2) \
+	VMASKMOVPD  addr, Y12, Y13       \
+	VMASKMOVPD  (DI), Y12, Y14       \
+	VFMADD231PD Y14, Y13, c0         \
+	VMASKMOVPD  (DI)(R8*1), Y12, Y14 \
+	VFMADD231PD Y14, Y13, c1         \
+	VMASKMOVPD  (DI)(R8*2), Y12, Y14 \
+	VFMADD231PD Y14, Y13, c2
+
+// func tile4x3AVX2(y, a, x []float64, n int)
+// Requires: AVX, AVX2, FMA
+//
+// The 12 accumulators Y0-Y11 hold the 4×3 tile, vector j in Y(4j)..Y(4j+3);
+// per 4 columns it loads 3 vectors of x (Y12-Y14) and 4 rows of A (Y15).
+TEXT ·tile4x3AVX2(SB), NOSPLIT, $0-80
+	MOVQ y_base+0(FP), DX
+	MOVQ a_base+24(FP), SI
+	MOVQ x_base+48(FP), DI
+	MOVQ n+72(FP), CX
+	LEAQ (CX*8), R8
+	LEAQ (R8)(R8*2), R9
+
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+
+	MOVQ CX, BX
+	SHRQ $2, BX // BX = whole 4-column blocks
+	JZ   tile3_tail
+
+tile3_loop:
+	VMOVUPD (DI), Y12
+	VMOVUPD (DI)(R8*1), Y13
+	VMOVUPD (DI)(R8*2), Y14
+	ROW1x3_256((SI), Y0, Y4, Y8)
+	ROW1x3_256((SI)(R8*1), Y1, Y5, Y9)
+	ROW1x3_256((SI)(R8*2), Y2, Y6, Y10)
+	ROW1x3_256((SI)(R9*1), Y3, Y7, Y11)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ BX
+	JNZ  tile3_loop
+
+tile3_tail:
+	ANDQ $3, CX
+	JZ   tile3_reduce
+	LOAD_TAIL_MASK_Y(CX, AX, Y12)
+	ROW1x3_256_TAIL((SI), Y0, Y4, Y8)
+	ROW1x3_256_TAIL((SI)(R8*1), Y1, Y5, Y9)
+	ROW1x3_256_TAIL((SI)(R8*2), Y2, Y6, Y10)
+	ROW1x3_256_TAIL((SI)(R9*1), Y3, Y7, Y11)
+
+tile3_reduce:
+	HSUM4(Y0, Y1, Y2, Y3, (DX))
+	HSUM4(Y4, Y5, Y6, Y7, (DX)(R8*1))
+	HSUM4(Y8, Y9, Y10, Y11, (DX)(R8*2))
+	VZEROUPPER
+	RET
+
+// func tile4x1AVX2(y, a, x []float64, n int)
+// Requires: AVX, AVX2, FMA
+//
+// y[i] = Σ_c a[i*n+c]·x[c] for i < 4, accumulators Y0-Y3 (even 4-column
+// blocks) and Y5-Y8 (odd ones).
+TEXT ·tile4x1AVX2(SB), NOSPLIT, $0-80
+	MOVQ y_base+0(FP), DX
+	MOVQ a_base+24(FP), SI
+	MOVQ x_base+48(FP), DI
+	MOVQ n+72(FP), CX
+	LEAQ (CX*8), R8
+	LEAQ (R8)(R8*2), R9
+
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+
+	MOVQ CX, BX
+	SHRQ $3, BX // BX = whole 8-column blocks
+	JZ   tile1y_one
+
+tile1y_loop:
+	VMOVUPD     (DI), Y4
+	VMOVUPD     32(DI), Y9
+	VFMADD231PD (SI), Y4, Y0
+	VFMADD231PD (SI)(R8*1), Y4, Y1
+	VFMADD231PD (SI)(R8*2), Y4, Y2
+	VFMADD231PD (SI)(R9*1), Y4, Y3
+	VFMADD231PD 32(SI), Y9, Y5
+	VFMADD231PD 32(SI)(R8*1), Y9, Y6
+	VFMADD231PD 32(SI)(R8*2), Y9, Y7
+	VFMADD231PD 32(SI)(R9*1), Y9, Y8
+	ADDQ        $64, SI
+	ADDQ        $64, DI
+	DECQ        BX
+	JNZ         tile1y_loop
+
+tile1y_one:
+	// one more block of 4 columns if n mod 8 ≥ 4
+	TESTQ       $4, CX
+	JZ          tile1y_tail
+	VMOVUPD     (DI), Y4
+	VFMADD231PD (SI), Y4, Y0
+	VFMADD231PD (SI)(R8*1), Y4, Y1
+	VFMADD231PD (SI)(R8*2), Y4, Y2
+	VFMADD231PD (SI)(R9*1), Y4, Y3
+	ADDQ        $32, SI
+	ADDQ        $32, DI
+
+tile1y_tail:
+	ANDQ $3, CX
+	JZ   tile1y_reduce
+	LOAD_TAIL_MASK_Y(CX, AX, Y10)
+	VMASKMOVPD  (DI), Y10, Y4
+	VMASKMOVPD  (SI), Y10, Y9
+	VFMADD231PD Y9, Y4, Y0
+	VMASKMOVPD  (SI)(R8*1), Y10, Y9
+	VFMADD231PD Y9, Y4, Y1
+	VMASKMOVPD  (SI)(R8*2), Y10, Y9
+	VFMADD231PD Y9, Y4, Y2
+	VMASKMOVPD  (SI)(R9*1), Y10, Y9
+	VFMADD231PD Y9, Y4, Y3
+
+tile1y_reduce:
+	VADDPD Y5, Y0, Y0
+	VADDPD Y6, Y1, Y1
+	VADDPD Y7, Y2, Y2
+	VADDPD Y8, Y3, Y3
+	HSUM4(Y0, Y1, Y2, Y3, (DX))
+	VZEROUPPER
+	RET
+
+// ---------------------------------------------------------------------------
+// Vector kernels.
+
+// func dotAVX512(x, y []float64) float64
+// Requires: AVX512F
+//
+// Four accumulators over 32-element blocks, then 8-element blocks into Z0,
+// then the masked tail.
+TEXT ·dotAVX512(SB), NOSPLIT, $0-56
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	MOVQ y_base+24(FP), DI
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+
+	MOVQ CX, BX
+	SHRQ $5, BX
+	JZ   dot512_eight
+
+dot512_loop:
+	VMOVUPD     (SI), Z4
+	VMOVUPD     64(SI), Z5
+	VMOVUPD     128(SI), Z6
+	VMOVUPD     192(SI), Z7
+	VFMADD231PD (DI), Z4, Z0
+	VFMADD231PD 64(DI), Z5, Z1
+	VFMADD231PD 128(DI), Z6, Z2
+	VFMADD231PD 192(DI), Z7, Z3
+	ADDQ        $256, SI
+	ADDQ        $256, DI
+	DECQ        BX
+	JNZ         dot512_loop
+
+dot512_eight:
+	MOVQ CX, BX
+	ANDQ $31, BX
+	SHRQ $3, BX // whole 8-element blocks left
+	JZ   dot512_tail
+
+dot512_eight_loop:
+	VMOVUPD     (SI), Z4
+	VFMADD231PD (DI), Z4, Z0
+	ADDQ        $64, SI
+	ADDQ        $64, DI
+	DECQ        BX
+	JNZ         dot512_eight_loop
+
+dot512_tail:
+	ANDQ $7, CX
+	JZ   dot512_reduce
+	LOAD_TAIL_MASK_K
+	VMOVUPD.Z   (SI), K1, Z4
+	VMOVUPD.Z   (DI), K1, Z5
+	VFMADD231PD Z5, Z4, Z1
+
+dot512_reduce:
+	VADDPD        Z1, Z0, Z0
+	VADDPD        Z3, Z2, Z2
+	VADDPD        Z2, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPD        X1, X0, X0
+	VPERMILPD     $1, X0, X1
+	VADDSD        X1, X0, X0
+	VMOVSD        X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func dotAVX2(x, y []float64) float64
+// Requires: AVX, FMA
+TEXT ·dotAVX2(SB), NOSPLIT, $0-56
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	MOVQ y_base+24(FP), DI
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+
+	MOVQ CX, BX
+	SHRQ $4, BX
+	JZ   dot256_four
+
+dot256_loop:
+	VMOVUPD     (SI), Y4
+	VMOVUPD     32(SI), Y5
+	VMOVUPD     64(SI), Y6
+	VMOVUPD     96(SI), Y7
+	VFMADD231PD (DI), Y4, Y0
+	VFMADD231PD 32(DI), Y5, Y1
+	VFMADD231PD 64(DI), Y6, Y2
+	VFMADD231PD 96(DI), Y7, Y3
+	ADDQ        $128, SI
+	ADDQ        $128, DI
+	DECQ        BX
+	JNZ         dot256_loop
+
+dot256_four:
+	MOVQ CX, BX
+	ANDQ $15, BX
+	SHRQ $2, BX // whole 4-element blocks left
+	JZ   dot256_tail
+
+dot256_four_loop:
+	VMOVUPD     (SI), Y4
+	VFMADD231PD (DI), Y4, Y0
+	ADDQ        $32, SI
+	ADDQ        $32, DI
+	DECQ        BX
+	JNZ         dot256_four_loop
+
+dot256_tail:
+	ANDQ $3, CX
+	JZ   dot256_reduce
+	LOAD_TAIL_MASK_Y(CX, AX, Y6)
+	VMASKMOVPD  (SI), Y6, Y4
+	VMASKMOVPD  (DI), Y6, Y5
+	VFMADD231PD Y5, Y4, Y1
+
+dot256_reduce:
+	VADDPD       Y1, Y0, Y0
+	VADDPD       Y3, Y2, Y2
+	VADDPD       Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VPERMILPD    $1, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func axpbyAVX512(alpha float64, x []float64, beta float64, y []float64)
+// Requires: AVX512F
+//
+// y = fma(α, x, β·y), 16 elements per iteration, then 8, then the masked
+// tail. x may be y itself: each block is read before it is written.
+TEXT ·axpbyAVX512(SB), NOSPLIT, $0-64
+	VBROADCASTSD alpha+0(FP), Z30
+	MOVQ         x_base+8(FP), SI
+	MOVQ         x_len+16(FP), CX
+	VBROADCASTSD beta+32(FP), Z31
+	MOVQ         y_base+40(FP), DI
+
+	MOVQ CX, BX
+	SHRQ $4, BX
+	JZ   axpby512_eight
+
+axpby512_loop:
+	VMULPD      (DI), Z31, Z0
+	VMULPD      64(DI), Z31, Z1
+	VFMADD231PD (SI), Z30, Z0
+	VFMADD231PD 64(SI), Z30, Z1
+	VMOVUPD     Z0, (DI)
+	VMOVUPD     Z1, 64(DI)
+	ADDQ        $128, SI
+	ADDQ        $128, DI
+	DECQ        BX
+	JNZ         axpby512_loop
+
+axpby512_eight:
+	TESTQ       $8, CX
+	JZ          axpby512_tail
+	VMULPD      (DI), Z31, Z0
+	VFMADD231PD (SI), Z30, Z0
+	VMOVUPD     Z0, (DI)
+	ADDQ        $64, SI
+	ADDQ        $64, DI
+
+axpby512_tail:
+	ANDQ $7, CX
+	JZ   axpby512_done
+	LOAD_TAIL_MASK_K
+	VMOVUPD.Z   (DI), K1, Z0
+	VMOVUPD.Z   (SI), K1, Z1
+	VMULPD      Z31, Z0, Z0
+	VFMADD231PD Z1, Z30, Z0
+	VMOVUPD     Z0, K1, (DI)
+
+axpby512_done:
+	VZEROUPPER
+	RET
+
+// func axpbyAVX2(alpha float64, x []float64, beta float64, y []float64)
+// Requires: AVX, FMA
+TEXT ·axpbyAVX2(SB), NOSPLIT, $0-64
+	VBROADCASTSD alpha+0(FP), Y14
+	MOVQ         x_base+8(FP), SI
+	MOVQ         x_len+16(FP), CX
+	VBROADCASTSD beta+32(FP), Y15
+	MOVQ         y_base+40(FP), DI
+
+	MOVQ CX, BX
+	SHRQ $3, BX
+	JZ   axpby256_four
+
+axpby256_loop:
+	VMULPD      (DI), Y15, Y0
+	VMULPD      32(DI), Y15, Y1
+	VFMADD231PD (SI), Y14, Y0
+	VFMADD231PD 32(SI), Y14, Y1
+	VMOVUPD     Y0, (DI)
+	VMOVUPD     Y1, 32(DI)
+	ADDQ        $64, SI
+	ADDQ        $64, DI
+	DECQ        BX
+	JNZ         axpby256_loop
+
+axpby256_four:
+	TESTQ       $4, CX
+	JZ          axpby256_tail
+	VMULPD      (DI), Y15, Y0
+	VFMADD231PD (SI), Y14, Y0
+	VMOVUPD     Y0, (DI)
+	ADDQ        $32, SI
+	ADDQ        $32, DI
+
+axpby256_tail:
+	ANDQ $3, CX
+	JZ   axpby256_done
+	LOAD_TAIL_MASK_Y(CX, AX, Y2)
+	VMASKMOVPD  (DI), Y2, Y0
+	VMASKMOVPD  (SI), Y2, Y1
+	VMULPD      Y15, Y0, Y0
+	VFMADD231PD Y1, Y14, Y0
+	VMASKMOVPD  Y0, Y2, (DI)
+
+axpby256_done:
+	VZEROUPPER
+	RET
+
+// func scaleAVX512(alpha float64, x []float64)
+// Requires: AVX512F
+TEXT ·scaleAVX512(SB), NOSPLIT, $0-32
+	VBROADCASTSD alpha+0(FP), Z30
+	MOVQ         x_base+8(FP), SI
+	MOVQ         x_len+16(FP), CX
+
+	MOVQ CX, BX
+	SHRQ $4, BX
+	JZ   scale512_eight
+
+scale512_loop:
+	VMULPD  (SI), Z30, Z0
+	VMULPD  64(SI), Z30, Z1
+	VMOVUPD Z0, (SI)
+	VMOVUPD Z1, 64(SI)
+	ADDQ    $128, SI
+	DECQ    BX
+	JNZ     scale512_loop
+
+scale512_eight:
+	TESTQ   $8, CX
+	JZ      scale512_tail
+	VMULPD  (SI), Z30, Z0
+	VMOVUPD Z0, (SI)
+	ADDQ    $64, SI
+
+scale512_tail:
+	ANDQ $7, CX
+	JZ   scale512_done
+	LOAD_TAIL_MASK_K
+	VMOVUPD.Z (SI), K1, Z0
+	VMULPD    Z30, Z0, Z0
+	VMOVUPD   Z0, K1, (SI)
+
+scale512_done:
+	VZEROUPPER
+	RET
+
+// func scaleAVX2(alpha float64, x []float64)
+// Requires: AVX
+TEXT ·scaleAVX2(SB), NOSPLIT, $0-32
+	VBROADCASTSD alpha+0(FP), Y14
+	MOVQ         x_base+8(FP), SI
+	MOVQ         x_len+16(FP), CX
+
+	MOVQ CX, BX
+	SHRQ $3, BX
+	JZ   scale256_four
+
+scale256_loop:
+	VMULPD  (SI), Y14, Y0
+	VMULPD  32(SI), Y14, Y1
+	VMOVUPD Y0, (SI)
+	VMOVUPD Y1, 32(SI)
+	ADDQ    $64, SI
+	DECQ    BX
+	JNZ     scale256_loop
+
+scale256_four:
+	TESTQ   $4, CX
+	JZ      scale256_tail
+	VMULPD  (SI), Y14, Y0
+	VMOVUPD Y0, (SI)
+	ADDQ    $32, SI
+
+scale256_tail:
+	ANDQ $3, CX
+	JZ   scale256_done
+	LOAD_TAIL_MASK_Y(CX, AX, Y2)
+	VMASKMOVPD (SI), Y2, Y0
+	VMULPD     Y14, Y0, Y0
+	VMASKMOVPD Y0, Y2, (SI)
+
+scale256_done:
+	VZEROUPPER
+	RET
+
+// ---------------------------------------------------------------------------
+// The rank-one update.
+
+// func scaleAddOuterAVX512(a []float64, n, rows int, alpha, beta float64, p, v []float64)
+// Requires: AVX512F
+//
+// For each row i: s = β·p[i], then a[i*n+j] = fma(s, v[j], α·a[i*n+j]),
+// 16 columns per iteration, then 8, then the masked tail (K1, set once).
+TEXT ·scaleAddOuterAVX512(SB), NOSPLIT, $0-104
+	MOVQ         a_base+0(FP), DI
+	MOVQ         n+24(FP), CX
+	MOVQ         rows+32(FP), DX
+	VBROADCASTSD alpha+40(FP), Z30
+	VMOVSD       beta+48(FP), X29
+	MOVQ         p_base+56(FP), R11
+	MOVQ         v_base+80(FP), R12
+
+	MOVQ CX, R10
+	ANDQ $7, CX // CX = n mod 8: the tail, masked by K1
+	JZ   sao512_rows
+	LOAD_TAIL_MASK_K
+
+sao512_rows:
+	VMULSD       (R11), X29, X0 // s = β·p[i]
+	VBROADCASTSD X0, Z31
+	MOVQ         R12, SI        // SI walks v
+	MOVQ         R10, BX
+	SHRQ         $4, BX
+	JZ           sao512_eight
+
+sao512_cols:
+	VMULPD      (DI), Z30, Z0
+	VMULPD      64(DI), Z30, Z1
+	VFMADD231PD (SI), Z31, Z0
+	VFMADD231PD 64(SI), Z31, Z1
+	VMOVUPD     Z0, (DI)
+	VMOVUPD     Z1, 64(DI)
+	ADDQ        $128, SI
+	ADDQ        $128, DI
+	DECQ        BX
+	JNZ         sao512_cols
+
+sao512_eight:
+	TESTQ       $8, R10
+	JZ          sao512_tail
+	VMULPD      (DI), Z30, Z0
+	VFMADD231PD (SI), Z31, Z0
+	VMOVUPD     Z0, (DI)
+	ADDQ        $64, SI
+	ADDQ        $64, DI
+
+sao512_tail:
+	TESTQ       CX, CX
+	JZ          sao512_next
+	VMOVUPD.Z   (DI), K1, Z0
+	VMOVUPD.Z   (SI), K1, Z1
+	VMULPD      Z30, Z0, Z0
+	VFMADD231PD Z1, Z31, Z0
+	VMOVUPD     Z0, K1, (DI)
+	LEAQ        (DI)(CX*8), DI
+
+sao512_next:
+	ADDQ $8, R11
+	DECQ DX
+	JNZ  sao512_rows
+	VZEROUPPER
+	RET
+
+// func scaleAddOuterAVX2(a []float64, n, rows int, alpha, beta float64, p, v []float64)
+// Requires: AVX, AVX2, FMA
+TEXT ·scaleAddOuterAVX2(SB), NOSPLIT, $0-104
+	MOVQ         a_base+0(FP), DI
+	MOVQ         n+24(FP), CX
+	MOVQ         rows+32(FP), DX
+	VBROADCASTSD alpha+40(FP), Y14
+	VMOVSD       beta+48(FP), X13
+	MOVQ         p_base+56(FP), R11
+	MOVQ         v_base+80(FP), R12
+
+	MOVQ CX, R10
+	ANDQ $3, CX // CX = n mod 4: the tail, masked by Y12
+	MOVQ CX, R9
+	JZ   sao256_rows
+	LOAD_TAIL_MASK_Y(R9, AX, Y12)
+
+sao256_rows:
+	VMULSD       (R11), X13, X0 // s = β·p[i]
+	VBROADCASTSD X0, Y15
+	MOVQ         R12, SI
+	MOVQ         R10, BX
+	SHRQ         $3, BX
+	JZ           sao256_four
+
+sao256_cols:
+	VMULPD      (DI), Y14, Y0
+	VMULPD      32(DI), Y14, Y1
+	VFMADD231PD (SI), Y15, Y0
+	VFMADD231PD 32(SI), Y15, Y1
+	VMOVUPD     Y0, (DI)
+	VMOVUPD     Y1, 32(DI)
+	ADDQ        $64, SI
+	ADDQ        $64, DI
+	DECQ        BX
+	JNZ         sao256_cols
+
+sao256_four:
+	TESTQ       $4, R10
+	JZ          sao256_tail
+	VMULPD      (DI), Y14, Y0
+	VFMADD231PD (SI), Y15, Y0
+	VMOVUPD     Y0, (DI)
+	ADDQ        $32, SI
+	ADDQ        $32, DI
+
+sao256_tail:
+	TESTQ       CX, CX
+	JZ          sao256_next
+	VMASKMOVPD  (DI), Y12, Y0
+	VMASKMOVPD  (SI), Y12, Y1
+	VMULPD      Y14, Y0, Y0
+	VFMADD231PD Y1, Y15, Y0
+	VMASKMOVPD  Y0, Y12, (DI)
+	LEAQ        (DI)(CX*8), DI
+
+sao256_next:
+	ADDQ $8, R11
+	DECQ DX
+	JNZ  sao256_rows
+	VZEROUPPER
+	RET
+
+// ---------------------------------------------------------------------------
+// Peak measurement for the benchmarks.
+
+// func fmaPeakAVX512(iters int)
+// Requires: AVX512F
+//
+// 12 independent chains of 8-lane FMAs per iteration: 192 flops.
+TEXT ·fmaPeakAVX512(SB), NOSPLIT, $0-8
+	MOVQ   iters+0(FP), CX
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z11, Z11, Z11
+	VPXORQ Z12, Z12, Z12
+	VPXORQ Z13, Z13, Z13
+
+peak512_loop:
+	VFMADD231PD Z12, Z13, Z0
+	VFMADD231PD Z12, Z13, Z1
+	VFMADD231PD Z12, Z13, Z2
+	VFMADD231PD Z12, Z13, Z3
+	VFMADD231PD Z12, Z13, Z4
+	VFMADD231PD Z12, Z13, Z5
+	VFMADD231PD Z12, Z13, Z6
+	VFMADD231PD Z12, Z13, Z7
+	VFMADD231PD Z12, Z13, Z8
+	VFMADD231PD Z12, Z13, Z9
+	VFMADD231PD Z12, Z13, Z10
+	VFMADD231PD Z12, Z13, Z11
+	DECQ        CX
+	JNZ         peak512_loop
+	VZEROUPPER
+	RET
+
+// func fmaPeakAVX2(iters int)
+// Requires: AVX, FMA
+//
+// 12 independent chains of 4-lane FMAs per iteration: 96 flops.
+TEXT ·fmaPeakAVX2(SB), NOSPLIT, $0-8
+	MOVQ   iters+0(FP), CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	VXORPD Y12, Y12, Y12
+	VXORPD Y13, Y13, Y13
+
+peak256_loop:
+	VFMADD231PD Y12, Y13, Y0
+	VFMADD231PD Y12, Y13, Y1
+	VFMADD231PD Y12, Y13, Y2
+	VFMADD231PD Y12, Y13, Y3
+	VFMADD231PD Y12, Y13, Y4
+	VFMADD231PD Y12, Y13, Y5
+	VFMADD231PD Y12, Y13, Y6
+	VFMADD231PD Y12, Y13, Y7
+	VFMADD231PD Y12, Y13, Y8
+	VFMADD231PD Y12, Y13, Y9
+	VFMADD231PD Y12, Y13, Y10
+	VFMADD231PD Y12, Y13, Y11
+	DECQ        CX
+	JNZ         peak256_loop
+	VZEROUPPER
+	RET
+
+// ---------------------------------------------------------------------------
+// MulVecs for large n on AVX-512: column panels.
+//
+// The 4×6 tile over whole rows streams 4 rows of A and 6 vectors of x, 80 KiB
+// at n = 1024, through the 48 KiB L1 for every tile, so it runs at the L2's
+// bandwidth. panel4AVX512 instead covers one panel of kc ≤ 128 columns: for
+// each block of 4 rows it walks all groups of vectors, so the 4×kc block of A
+// (4 KiB) stays in L1 across the groups and the k×kc block of x (≤ 28 KiB for
+// k ≤ 28) stays in L1 across the row blocks. Each tile adds its sums to y.
+// The caller packs the panel of x with a stride of 128 elements (1 KiB), so
+// that its vectors do not all fall into the same L1 sets when n is a power of
+// two.
+
+// LOADA4 loads the 4 rows of the current 8-column block of A (R11) into
+// Z24-Z27; LOADA4_TAIL does it for the masked tail.
+#define LOADA4 \
+	VMOVUPD (R11), Z24        \
+	VMOVUPD (R11)(R8*1), Z25  \
+	VMOVUPD (R11)(R8*2), Z26  \
+	VMOVUPD (R11)(R9*1), Z27
+
+#define LOADA4_TAIL \
+	VMOVUPD.Z (R11), K1, Z24       \
+	VMOVUPD.Z (R11)(R8*1), K1, Z25 \
+	VMOVUPD.Z (R11)(R8*2), K1, Z26 \
+	VMOVUPD.Z (R11)(R9*1), K1, Z27
+
+// HSUM4ACC is HSUM4 that adds the four sums to the ones at mem.
+#define HSUM4ACC(a, b, c, d, mem) \
+	VHADDPD    b, a, a        \
+	VHADDPD    d, c, c        \
+	VPERM2F128 $0x20, c, a, b \
+	VPERM2F128 $0x31, c, a, d \
+	VADDPD     d, b, b        \
+	VADDPD     mem, b, b      \
+	VMOVUPD    b, mem
+
+#define ZERO16 \
+	VPXORQ Z0, Z0, Z0    \
+	VPXORQ Z1, Z1, Z1    \
+	VPXORQ Z2, Z2, Z2    \
+	VPXORQ Z3, Z3, Z3    \
+	VPXORQ Z4, Z4, Z4    \
+	VPXORQ Z5, Z5, Z5    \
+	VPXORQ Z6, Z6, Z6    \
+	VPXORQ Z7, Z7, Z7    \
+	VPXORQ Z8, Z8, Z8    \
+	VPXORQ Z9, Z9, Z9    \
+	VPXORQ Z10, Z10, Z10 \
+	VPXORQ Z11, Z11, Z11 \
+	VPXORQ Z12, Z12, Z12 \
+	VPXORQ Z13, Z13, Z13 \
+	VPXORQ Z14, Z14, Z14 \
+	VPXORQ Z15, Z15, Z15
+
+#define ZERO4(a, b, c, d) \
+	VPXORQ a, a, a \
+	VPXORQ b, b, b \
+	VPXORQ c, c, c \
+	VPXORQ d, d, d
+
+#define FOLD4(a, b, c, d) \
+	FOLD512(a) \
+	FOLD512(b) \
+	FOLD512(c) \
+	FOLD512(d)
+
+// The first four vectors of a group: their tile columns, and their sums
+// added to y (DX).
+#define COLS4 \
+	ROW4x1_512((R12), Z0, Z1, Z2, Z3)        \
+	ROW4x1_512(1024(R12), Z4, Z5, Z6, Z7)    \
+	ROW4x1_512(2048(R12), Z8, Z9, Z10, Z11)  \
+	ROW4x1_512(3072(R12), Z12, Z13, Z14, Z15)
+
+#define COLS4_TAIL \
+	ROW4x1_512_TAIL((R12), Z0, Z1, Z2, Z3)        \
+	ROW4x1_512_TAIL(1024(R12), Z4, Z5, Z6, Z7)    \
+	ROW4x1_512_TAIL(2048(R12), Z8, Z9, Z10, Z11)  \
+	ROW4x1_512_TAIL(3072(R12), Z12, Z13, Z14, Z15)
+
+#define REDUCE4 \
+	FOLD4(Z0, Z1, Z2, Z3)                    \
+	FOLD4(Z4, Z5, Z6, Z7)                    \
+	FOLD4(Z8, Z9, Z10, Z11)                  \
+	FOLD4(Z12, Z13, Z14, Z15)                \
+	HSUM4ACC(Y0, Y1, Y2, Y3, (DX))           \
+	HSUM4ACC(Y4, Y5, Y6, Y7, (DX)(R8*1))     \
+	HSUM4ACC(Y8, Y9, Y10, Y11, (DX)(R8*2))   \
+	HSUM4ACC(Y12, Y13, Y14, Y15, (DX)(R9*1))
+
+// PREFETCH_NEXT asks for the current 8-column block of the next 4 rows, so
+// that the next row block of the panel is in L1 when its turn comes (a
+// panel's rows are short runs that the hardware prefetchers pick up late).
+// A prefetch past the end of A does not fault and loads nothing visible.
+#define PREFETCH_NEXT \
+	LEAQ       (R11)(R8*4), AX \
+	PREFETCHT0 (AX)            \
+	PREFETCHT0 (AX)(R8*1)      \
+	PREFETCHT0 (AX)(R8*2)      \
+	PREFETCHT0 (AX)(R9*1)
+
+// GROUP_START points the walkers at the current row block (SI) and vector
+// group (DI) and sets R13 to the number of whole 8-column blocks.
+#define GROUP_START \
+	MOVQ SI, R11 \
+	MOVQ DI, R12 \
+	MOVQ CX, R13 \
+	SHRQ $3, R13
+
+// func panel4AVX512(y, a, x []float64, n, blocks, kc, g6, g5, g4 int)
+// Requires: AVX512F
+//
+//	for rb < blocks, for each group of V vectors (g6 groups of 6, then g5
+//	of 5, then g4 of 4, starting at vector j), for i < 4, v < V:
+//	    y[(j+v)*n + 4rb+i] += Σ_{c<kc} a[(4rb+i)*n + c]·x[(j+v)*128 + c]
+//
+// Locals: the row-block count left and the y pointer of the row block.
+TEXT ·panel4AVX512(SB), NOSPLIT, $16-120
+	MOVQ y_base+0(FP), AX
+	MOVQ AX, ybase-16(SP)
+	MOVQ a_base+24(FP), SI
+	MOVQ n+72(FP), R8
+	SHLQ $3, R8           // R8 = NBYTES
+	LEAQ (R8)(R8*2), R9   // R9 = 3·NBYTES
+	LEAQ (R8)(R8*4), R10  // R10 = 5·NBYTES
+	MOVQ blocks+80(FP), AX
+	MOVQ AX, rbs-8(SP)
+	MOVQ kc+88(FP), CX
+	ANDQ $7, CX
+	JZ   panel_block
+	LOAD_TAIL_MASK_K      // K1 = the last kc mod 8 columns
+
+panel_block:
+	MOVQ kc+88(FP), CX
+	MOVQ x_base+48(FP), DI
+	MOVQ ybase-16(SP), DX
+
+	// groups of 6 vectors: accumulators Z0-Z23
+	MOVQ  g6+96(FP), BX
+	TESTQ BX, BX
+	JZ    panel_g5
+
+panel_g6:
+	ZERO16
+	ZERO4(Z16, Z17, Z18, Z19)
+	ZERO4(Z20, Z21, Z22, Z23)
+	GROUP_START
+	JZ panel_g6_tail
+
+panel_g6_loop:
+	PREFETCH_NEXT
+	LOADA4
+	COLS4
+	ROW4x1_512(4096(R12), Z16, Z17, Z18, Z19)
+	ROW4x1_512(5120(R12), Z20, Z21, Z22, Z23)
+	ADDQ $64, R11
+	ADDQ $64, R12
+	DECQ R13
+	JNZ  panel_g6_loop
+
+panel_g6_tail:
+	TESTQ $7, CX
+	JZ    panel_g6_reduce
+	LOADA4_TAIL
+	COLS4_TAIL
+	ROW4x1_512_TAIL(4096(R12), Z16, Z17, Z18, Z19)
+	ROW4x1_512_TAIL(5120(R12), Z20, Z21, Z22, Z23)
+
+panel_g6_reduce:
+	REDUCE4
+	VMOVAPD Z16, Z0
+	VMOVAPD Z17, Z1
+	VMOVAPD Z18, Z2
+	VMOVAPD Z19, Z3
+	VMOVAPD Z20, Z4
+	VMOVAPD Z21, Z5
+	VMOVAPD Z22, Z6
+	VMOVAPD Z23, Z7
+	FOLD4(Z0, Z1, Z2, Z3)
+	FOLD4(Z4, Z5, Z6, Z7)
+	HSUM4ACC(Y0, Y1, Y2, Y3, (DX)(R8*4))
+	HSUM4ACC(Y4, Y5, Y6, Y7, (DX)(R10*1))
+	ADDQ $6144, DI      // next group: 6 packed vectors on
+	LEAQ (DX)(R8*2), DX
+	LEAQ (DX)(R8*4), DX
+	DECQ BX
+	JNZ  panel_g6
+
+panel_g5:
+	// groups of 5 vectors: accumulators Z0-Z19
+	MOVQ  g5+104(FP), BX
+	TESTQ BX, BX
+	JZ    panel_g4
+
+panel_g5_group:
+	ZERO16
+	ZERO4(Z16, Z17, Z18, Z19)
+	GROUP_START
+	JZ panel_g5_tail
+
+panel_g5_loop:
+	PREFETCH_NEXT
+	LOADA4
+	COLS4
+	ROW4x1_512(4096(R12), Z16, Z17, Z18, Z19)
+	ADDQ $64, R11
+	ADDQ $64, R12
+	DECQ R13
+	JNZ  panel_g5_loop
+
+panel_g5_tail:
+	TESTQ $7, CX
+	JZ    panel_g5_reduce
+	LOADA4_TAIL
+	COLS4_TAIL
+	ROW4x1_512_TAIL(4096(R12), Z16, Z17, Z18, Z19)
+
+panel_g5_reduce:
+	REDUCE4
+	VMOVAPD Z16, Z0
+	VMOVAPD Z17, Z1
+	VMOVAPD Z18, Z2
+	VMOVAPD Z19, Z3
+	FOLD4(Z0, Z1, Z2, Z3)
+	HSUM4ACC(Y0, Y1, Y2, Y3, (DX)(R8*4))
+	ADDQ $5120, DI      // next group: 5 packed vectors on
+	LEAQ (DX)(R8*4), DX
+	ADDQ R8, DX
+	DECQ BX
+	JNZ  panel_g5_group
+
+panel_g4:
+	// groups of 4 vectors: accumulators Z0-Z15
+	MOVQ  g4+112(FP), BX
+	TESTQ BX, BX
+	JZ    panel_next
+
+panel_g4_group:
+	ZERO16
+	GROUP_START
+	JZ panel_g4_tail
+
+panel_g4_loop:
+	PREFETCH_NEXT
+	LOADA4
+	COLS4
+	ADDQ $64, R11
+	ADDQ $64, R12
+	DECQ R13
+	JNZ  panel_g4_loop
+
+panel_g4_tail:
+	TESTQ $7, CX
+	JZ    panel_g4_reduce
+	LOADA4_TAIL
+	COLS4_TAIL
+
+panel_g4_reduce:
+	REDUCE4
+	ADDQ $4096, DI      // next group: 4 packed vectors on
+	LEAQ (DX)(R8*4), DX
+	DECQ BX
+	JNZ  panel_g4_group
+
+panel_next:
+	// next block of 4 rows: A 4 rows down, y 4 elements on
+	LEAQ (SI)(R8*4), SI
+	ADDQ $32, ybase-16(SP)
+	DECQ rbs-8(SP)
+	JNZ  panel_block
+	VZEROUPPER
+	RET

@@ -1,0 +1,98 @@
+package kernel
+
+import "math"
+
+// The generic kernels: plain Go loops in the natural summation order. They are
+// the fallback on every architecture without assembly (and under -tags
+// purego), and the reference the assembly is tested against. They build on
+// every architecture so that one test run can compare them with the SIMD
+// paths.
+
+// mulVecsGeneric computes y_i = A·x_i for i < k. Rows of A are the outer loop,
+// so a row stays in cache while it meets all k vectors and A is read once.
+func mulVecsGeneric(y, a []float64, n int, x []float64, k int) {
+	for r := 0; r < n; r++ {
+		row := a[r*n : r*n+n]
+		for i := 0; i < k; i++ {
+			y[i*n+r] = dotGeneric(row, x[i*n:i*n+n])
+		}
+	}
+}
+
+// mulVecGeneric computes y = A·x.
+func mulVecGeneric(y, a []float64, n int, x []float64) {
+	for r := range y[:n] {
+		y[r] = dotGeneric(a[r*n:r*n+n], x)
+	}
+}
+
+// scaleAddOuterGeneric computes a[i*n+j] = α·a[i*n+j] + (β·p[i])·v[j] for
+// the rows i < rows of a.
+func scaleAddOuterGeneric(a []float64, n, rows int, alpha, beta float64, p, v []float64) {
+	v = v[:n]
+	for i := 0; i < rows; i++ {
+		s := beta * p[i]
+		row := a[i*n : i*n+n]
+		for j, vj := range v {
+			row[j] = alpha*row[j] + s*vj
+		}
+	}
+}
+
+// dotGeneric returns Σ x[i]·y[i] summed left to right.
+func dotGeneric(x, y []float64) float64 {
+	y = y[:len(x)]
+	var s float64
+	for i, xi := range x {
+		s += xi * y[i]
+	}
+	return s
+}
+
+// axpbyGeneric computes y[i] = α·x[i] + β·y[i].
+func axpbyGeneric(alpha float64, x []float64, beta float64, y []float64) {
+	y = y[:len(x)]
+	for i, xi := range x {
+		y[i] = alpha*xi + beta*y[i]
+	}
+}
+
+// scaleGeneric computes x[i] = α·x[i].
+func scaleGeneric(alpha float64, x []float64) {
+	for i := range x {
+		x[i] *= alpha
+	}
+}
+
+// normScaled returns ‖x‖ without over- or underflow, by the scaled sum of
+// squares of the reference BLAS dnrm2 (two passes would do as well; this is
+// the rare fallback of Norm).
+func normScaled(x []float64) float64 {
+	scale, ssq := 0.0, 1.0
+	inf := false
+	for _, xi := range x {
+		if xi == 0 {
+			continue
+		}
+		if math.IsNaN(xi) {
+			return math.NaN()
+		}
+		ax := math.Abs(xi)
+		if math.IsInf(ax, 1) {
+			// Keep looking for a NaN: √(xᵀx) is NaN if any element is,
+			// whatever the order.
+			inf = true
+			continue
+		}
+		if scale < ax {
+			ssq = 1 + ssq*(scale/ax)*(scale/ax)
+			scale = ax
+		} else {
+			ssq += (ax / scale) * (ax / scale)
+		}
+	}
+	if inf {
+		return math.Inf(1)
+	}
+	return scale * math.Sqrt(ssq)
+}

@@ -1,0 +1,21 @@
+//go:build (!amd64 && !arm64) || !gc || purego
+
+package kernel
+
+// Without assembly every kernel is the generic one.
+
+func mulVecs(y, a []float64, n int, x []float64, k int) { mulVecsGeneric(y, a, n, x, k) }
+
+func mulVec(y, a []float64, n int, x []float64) { mulVecGeneric(y, a, n, x) }
+
+func scaleAddOuter(a []float64, n, rows int, alpha, beta float64, p, v []float64) {
+	scaleAddOuterGeneric(a, n, rows, alpha, beta, p, v)
+}
+
+func dot(x, y []float64) float64 { return dotGeneric(x, y) }
+
+func axpby(alpha float64, x []float64, beta float64, y []float64) {
+	axpbyGeneric(alpha, x, beta, y)
+}
+
+func scale(alpha float64, x []float64) { scaleGeneric(alpha, x) }

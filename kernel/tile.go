@@ -1,0 +1,58 @@
+//go:build (amd64 || arm64) && gc && !purego
+
+package kernel
+
+// The register-tile drivers shared by the SIMD paths. The assembly computes
+// one tile: tileRows rows of A against a group of vectors (tileMain) or
+// against one vector (tileRowsVec); these loops walk the tiles. A remainder
+// that is narrower than a tile is not computed by a separate kernel: the
+// last tile is moved back so that it ends at the edge and recomputes a few
+// outputs of its neighbour, which writes the same bits again (the outputs do
+// not overlap the inputs, MulVecs checks it).
+
+// tileRows is the number of rows of A in every register tile.
+const tileRows = 4
+
+// mulVecsTiled computes y_i = A·x_i for i < k, n ≥ tileRows, walking blocks
+// of tileRows rows of A (the outer loop, so a block is read from memory once
+// and stays in cache for all k vectors) and, inside, groups of tileVecs()
+// vectors.
+func mulVecsTiled(y, a []float64, n int, x []float64, k int) {
+	for r := 0; ; r += tileRows {
+		r = min(r, n-tileRows)
+		mulVecsRowBlock(y, a, n, x, k, r)
+		if r == n-tileRows {
+			return
+		}
+	}
+}
+
+// mulVecsRowBlock computes the rows r to r+tileRows−1 of all k products.
+func mulVecsRowBlock(y, a []float64, n int, x []float64, k, r int) {
+	v := tileVecs()
+	block := a[r*n : (r+tileRows)*n]
+	if k < v {
+		for j := 0; j < k; j++ {
+			tileRowsVec(y[j*n+r:j*n+r+tileRows], block, x[j*n:(j+1)*n], n)
+		}
+		return
+	}
+	for j := 0; ; j += v {
+		j = min(j, k-v)
+		tileMain(y[j*n+r:(j+v-1)*n+r+tileRows], block, x[j*n:(j+v)*n], n)
+		if j == k-v {
+			return
+		}
+	}
+}
+
+// mulVecTiled computes y = A·x, n ≥ tileRows, tileRows rows at a time.
+func mulVecTiled(y, a []float64, n int, x []float64) {
+	for r := 0; ; r += tileRows {
+		r = min(r, n-tileRows)
+		tileRowsVec(y[r:r+tileRows], a[r*n:(r+tileRows)*n], x, n)
+		if r == n-tileRows {
+			return
+		}
+	}
+}
