@@ -1,0 +1,82 @@
+package mmaes_test
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"testing"
+
+	"github.com/mmaes-go/mmaes"
+)
+
+// TestAllocs checks that a generation (Ask, evaluation, Tell) allocates
+// nothing after New, at n = 2, 64 and 1024 for each update rule, and that
+// Optimize's allocations do not grow with the number of generations (it
+// allocates only the copy of the best point in its Result).
+func TestAllocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("n = 1024 takes a while")
+	}
+	for _, u := range updates {
+		for _, n := range []int{2, 64, 1024} {
+			t.Run(fmt.Sprintf("update=%v/n=%d", u, n), func(t *testing.T) {
+				cfg := startConfig(n, u, 1)
+				cfg.TolFun, cfg.TolX, cfg.MaxGenerations = 0, 0, 0
+				o := mustNew(t, cfg)
+				fit := make([]float64, o.Lambda())
+				gen := func() {
+					xs := o.Ask()
+					for i, x := range xs {
+						fit[i] = sphere(x)
+					}
+					if err := o.Tell(fit); err != nil {
+						t.Fatal(err)
+					}
+				}
+				runs := 20
+				if n >= 1024 {
+					runs = 3
+				}
+				if a := testing.AllocsPerRun(runs, gen); a != 0 {
+					t.Errorf("Ask+evaluate+Tell: %v allocs per generation", a)
+				}
+				// Ask twice, a rejected Tell, accessors: nothing either.
+				if a := testing.AllocsPerRun(runs, func() {
+					o.Ask()
+					o.Ask()
+					_ = o.Tell(fit[:1])
+					_ = o.Mean()
+					_ = o.A()
+					_ = o.Sigma()
+					gen()
+				}); a != 0 {
+					t.Errorf("with a rejected Tell: %v allocs", a)
+				}
+
+				// Optimize: the observer reads the allocation count after
+				// each generation. As in testing.AllocsPerRun, the average
+				// per generation (rounded down) must be 0: a stray runtime
+				// allocation during a long generation is not the optimizer's.
+				const gens = 12
+				cfg.MaxGenerations = gens + 1
+				o = mustNew(t, cfg)
+				var ms runtime.MemStats
+				var first, last uint64
+				o.SetObserver(func(o *mmaes.Optimizer) {
+					runtime.ReadMemStats(&ms)
+					if o.Generation() == 1 {
+						first = ms.Mallocs
+					}
+					last = ms.Mallocs
+				})
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+				if _, err := o.Optimize(context.Background(), sphere); err != nil {
+					t.Fatal(err)
+				}
+				if a := (last - first) / gens; a != 0 {
+					t.Errorf("Optimize: %d allocs in %d generations", last-first, gens)
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,315 @@
+package mmaes
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"math"
+	"math/rand/v2"
+)
+
+// Checkpoint format (version 1). All integers are little-endian uint64 unless
+// noted, floats are IEEE-754 bits as uint64:
+//
+//	magic "MMAESCKP" (8 bytes), version (uint32)
+//	n, λ, μ, update, TolFunHist (resolved), asked (0/1)
+//	Config: Seed, Sigma (σ0), Lambda, Mu, C, C1, CSigma, DSigma, TargetF,
+//	        MaxEvals, MaxGenerations, TolFun, TolFunHist, TolX, MaxCondition
+//	Params: weights (μ), μ_eff, c, c1, c_σ, d_σ, E‖N‖
+//	state:  σ, generation, evals, reason, hasBest, best f, histPos, histLen,
+//	        rowA, rowAInv
+//	vectors: m, p, v, s, best x (n each), A (n²), A_inv (n², Cholesky only),
+//	        TolFun history (TolFunHist), and if asked Z, Y, X (λ·n each)
+//	generator: length (uint32) and the PCG's MarshalBinary bytes
+//	CRC-32 (IEEE, uint32) of everything before it
+//
+// The observer (Config.Observer) and the objective are not saved.
+
+const (
+	ckMagic   = "MMAESCKP"
+	ckVersion = 1
+)
+
+// MarshalBinary implements encoding.BinaryMarshaler: it encodes the whole
+// state of the run, including the random generator's, so that an Optimizer
+// restored by UnmarshalBinary (in this process or another) continues exactly
+// as this one would, on the same kernel path. It may be called at any
+// point, also between Ask and Tell and from the observer. Config.Observer is
+// not saved.
+func (o *Optimizer) MarshalBinary() ([]byte, error) {
+	if o.n == 0 {
+		return nil, ErrNotInitialized
+	}
+	rng, err := o.src.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	n, lam := o.n, o.lambda
+	size := 8 + 4 + 8*o.bodyWords() + 4 + len(rng) + 4
+	b := make([]byte, 0, size)
+	b = append(b, ckMagic...)
+	b = binary.LittleEndian.AppendUint32(b, ckVersion)
+	u := func(x int) { b = binary.LittleEndian.AppendUint64(b, uint64(x)) }
+	f := func(x float64) { b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x)) }
+	vs := func(x []float64) {
+		for _, xi := range x {
+			f(xi)
+		}
+	}
+	bit := func(x bool) int {
+		if x {
+			return 1
+		}
+		return 0
+	}
+	c, p := &o.cfg, &o.par
+	u(n)
+	u(lam)
+	u(o.mu)
+	u(int(c.Update))
+	u(p.TolFunHist)
+	u(bit(o.asked))
+	b = binary.LittleEndian.AppendUint64(b, c.Seed)
+	f(c.Sigma)
+	u(c.Lambda)
+	u(c.Mu)
+	f(c.C)
+	f(c.C1)
+	f(c.CSigma)
+	f(c.DSigma)
+	f(c.TargetF)
+	u(c.MaxEvals)
+	u(c.MaxGenerations)
+	f(c.TolFun)
+	u(c.TolFunHist)
+	f(c.TolX)
+	f(c.MaxCondition)
+	vs(p.Weights)
+	f(p.MuEff)
+	f(p.C)
+	f(p.C1)
+	f(p.CSigma)
+	f(p.DSigma)
+	f(p.ChiN)
+	f(o.sigma)
+	u(o.gen)
+	u(o.evals)
+	u(int(o.reason))
+	u(bit(o.hasBest))
+	f(o.bestF)
+	u(o.histPos)
+	u(o.histLen)
+	f(o.rowA)
+	f(o.rowAInv)
+	vs(o.m)
+	vs(o.p)
+	vs(o.v)
+	vs(o.s)
+	vs(o.bestX)
+	vs(o.a)
+	vs(o.ainv)
+	vs(o.hist)
+	if o.asked {
+		vs(o.z[:lam*n])
+		vs(o.y[:lam*n])
+		vs(o.x[:lam*n])
+	}
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(rng)))
+	b = append(b, rng...)
+	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+	return b, nil
+}
+
+// headerWords is the number of 8-byte words before the Config block.
+const headerWords = 6
+
+// bodyWords returns the number of 8-byte words after the version.
+func (o *Optimizer) bodyWords() int {
+	return words(o.n, o.lambda, o.mu, o.par.TolFunHist, o.cfg.Update == Cholesky, o.asked)
+}
+
+func words(n, lam, mu, hist int, chol, asked bool) int {
+	w := headerWords + 15 + mu + 6 + 10 + 5*n + n*n + hist
+	if chol {
+		w += n * n
+	}
+	if asked {
+		w += 3 * lam * n
+	}
+	return w
+}
+
+// UnmarshalBinary implements encoding.BinaryUnmarshaler: it replaces the
+// state of o (which may be a zero Optimizer) by the one encoded by
+// MarshalBinary. The observer of o is kept. A truncated, corrupted, foreign
+// or inconsistent input gives an error wrapping ErrCheckpoint and leaves o
+// unchanged; no input panics.
+func (o *Optimizer) UnmarshalBinary(data []byte) error {
+	t, err := decode(data)
+	if err != nil {
+		return err
+	}
+	obs := o.cfg.Observer
+	*o = *t
+	o.cfg.Observer = obs
+	return nil
+}
+
+func ckErr(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrCheckpoint}, args...)...)
+}
+
+// reader reads little-endian words from a slice whose length was checked.
+type reader struct{ b []byte }
+
+func (r *reader) u() uint64 {
+	x := binary.LittleEndian.Uint64(r.b)
+	r.b = r.b[8:]
+	return x
+}
+func (r *reader) f() float64 { return math.Float64frombits(r.u()) }
+func (r *reader) vs(x []float64) {
+	for i := range x {
+		x[i] = r.f()
+	}
+}
+
+func decode(data []byte) (*Optimizer, error) {
+	const pre = 8 + 4
+	if len(data) < pre+8*headerWords+8 {
+		return nil, ckErr("%d bytes: too short", len(data))
+	}
+	if string(data[:8]) != ckMagic {
+		return nil, ckErr("not an mmaes checkpoint (bad magic)")
+	}
+	if v := binary.LittleEndian.Uint32(data[8:]); v != ckVersion {
+		return nil, ckErr("version %d, want %d", v, ckVersion)
+	}
+	body := data[:len(data)-4]
+	if crc32.ChecksumIEEE(body) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+		return nil, ckErr("checksum mismatch (corrupted or truncated)")
+	}
+	r := &reader{body[pre:]}
+	hdr := [headerWords]uint64{}
+	for i := range hdr {
+		hdr[i] = r.u()
+	}
+	const lim = 1 << 40
+	for _, h := range hdr {
+		if h >= lim {
+			return nil, ckErr("size field %d out of range", h)
+		}
+	}
+	n, lam, mu, upd, hist, asked := int(hdr[0]), int(hdr[1]), int(hdr[2]), Update(hdr[3]), int(hdr[4]), hdr[5]
+	if n < 1 || n > 1<<20 || lam < 2 || lam > 1<<20 || mu < 1 || mu > lam ||
+		upd >= numUpdates || hist < 1 || hist > 1<<25 || asked > 1 {
+		return nil, ckErr("inconsistent sizes (n=%d λ=%d μ=%d update=%d hist=%d)", n, lam, mu, upd, hist)
+	}
+	// The exact length, in float64 arithmetic first so that nothing
+	// overflows, before anything is allocated.
+	wf := float64(words(n, lam, mu, hist, upd == Cholesky, asked == 1)) // ≤ 2^54 here
+	if wf*8 > float64(len(body)) {
+		return nil, ckErr("truncated: %d bytes for n=%d, λ=%d", len(data), n, lam)
+	}
+	// The population is not stored unless asked: bound it by the input.
+	if float64(lam)*float64(n) > max(float64(len(data)), 1<<22) {
+		return nil, ckErr("population λ·n = %d·%d too large for the input", lam, n)
+	}
+	w := int(wf)
+	rest := len(body) - pre - 8*w
+	if rest < 4 {
+		return nil, ckErr("truncated generator state")
+	}
+
+	var cfg Config
+	cfg.Dim, cfg.Update = n, upd
+	cfg.Seed = r.u()
+	cfg.Sigma = r.f()
+	rawLambda, rawMu := int(r.u()), int(r.u())
+	cfg.C, cfg.C1, cfg.CSigma, cfg.DSigma = r.f(), r.f(), r.f(), r.f()
+	cfg.TargetF = r.f()
+	cfg.MaxEvals, cfg.MaxGenerations = int(r.u()), int(r.u())
+	cfg.TolFun = r.f()
+	rawHist := int(r.u())
+	cfg.TolX, cfg.MaxCondition = r.f(), r.f()
+
+	// Validate with the resolved sizes, then keep the raw fields.
+	vcfg := cfg
+	vcfg.Lambda, vcfg.Mu, vcfg.TolFunHist = lam, mu, hist
+	par, err := resolve(&vcfg)
+	if err != nil {
+		return nil, ckErr("%v", err)
+	}
+	if par.Lambda != lam || par.Mu != mu || par.TolFunHist != hist ||
+		rawLambda < 0 || rawMu < 0 || rawHist < 0 {
+		return nil, ckErr("inconsistent config")
+	}
+	cfg.Lambda, cfg.Mu, cfg.TolFunHist = rawLambda, rawMu, rawHist
+
+	// The stored parameters, bit for bit (math.Log may round differently
+	// on another machine).
+	r.vs(par.Weights)
+	par.MuEff, par.C, par.C1, par.CSigma, par.DSigma, par.ChiN = r.f(), r.f(), r.f(), r.f(), r.f(), r.f()
+	for _, x := range par.Weights {
+		if !finite(x) {
+			return nil, ckErr("non-finite weight")
+		}
+	}
+	if !(par.MuEff >= 1) || !finite(par.MuEff) || !(par.C > 0 && par.C <= 1) || !(par.C1 > 0 && par.C1 < 1) ||
+		!(par.CSigma > 0 && par.CSigma <= 1) || !(par.DSigma > 0) || !finite(par.DSigma) ||
+		!(par.ChiN > 0) || !finite(par.ChiN) {
+		return nil, ckErr("strategy parameters out of range")
+	}
+
+	o := newOptimizer(cfg, par)
+	o.sigma = r.f()
+	o.gen, o.evals = int(r.u()), int(r.u())
+	reason, hasBest := r.u(), r.u()
+	o.bestF = r.f()
+	histPos, histLen := r.u(), r.u()
+	o.rowA, o.rowAInv = r.f(), r.f()
+	if o.gen < 0 || o.evals < 0 || reason >= uint64(numReasons) || Reason(reason) == Canceled ||
+		hasBest > 1 || histPos >= uint64(hist) || histLen > uint64(hist) {
+		return nil, ckErr("inconsistent counters")
+	}
+	o.reason, o.hasBest, o.asked = Reason(reason), hasBest == 1, asked == 1
+	o.histPos, o.histLen = int(histPos), int(histLen)
+	r.vs(o.m)
+	r.vs(o.p)
+	r.vs(o.v)
+	r.vs(o.s)
+	r.vs(o.bestX)
+	r.vs(o.a)
+	r.vs(o.ainv)
+	r.vs(o.hist)
+	if o.asked {
+		r.vs(o.z)
+		r.vs(o.y)
+		r.vs(o.x)
+	}
+	if o.reason == NotStopped {
+		// A live run must have the state New and Tell guarantee.
+		if !finite(o.sigma) || o.sigma <= 0 || !allFinite(o.m) || !allFinite(o.p) ||
+			!allFinite(o.v) || !allFinite(o.s) || !allFinite(o.a) || !allFinite(o.ainv) ||
+			!(o.rowA >= 0) || !(o.rowAInv >= 0) {
+			return nil, ckErr("live run with a non-finite state")
+		}
+		if o.asked && (!allFinite(o.z) || !allFinite(o.y) || !allFinite(o.x)) {
+			return nil, ckErr("non-finite candidates")
+		}
+	} else if o.asked {
+		return nil, ckErr("stopped run with pending candidates")
+	}
+
+	nr := int(binary.LittleEndian.Uint32(r.b))
+	r.b = r.b[4:]
+	if nr != len(r.b) {
+		return nil, ckErr("generator state: %d bytes, have %d", nr, len(r.b))
+	}
+	o.src = rand.NewPCG(0, 0)
+	if err := o.src.UnmarshalBinary(r.b); err != nil {
+		return nil, ckErr("generator state: %v", err)
+	}
+	o.rng = rand.New(o.src)
+	return o, nil
+}

@@ -1,0 +1,265 @@
+package mmaes_test
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/mmaes-go/mmaes"
+)
+
+var (
+	_ encoding.BinaryMarshaler   = (*mmaes.Optimizer)(nil)
+	_ encoding.BinaryUnmarshaler = (*mmaes.Optimizer)(nil)
+)
+
+// runGens runs g generations of f on o by Ask and Tell (fewer if it stops).
+func runGens(t testing.TB, o *mmaes.Optimizer, f func([]float64) float64, g int) {
+	t.Helper()
+	fit := make([]float64, o.Lambda())
+	for i := 0; i < g && o.Reason() == mmaes.NotStopped; i++ {
+		step(t, o, f, fit)
+	}
+}
+
+func ckConfig(u mmaes.Update) mmaes.Config {
+	cfg := startConfig(6, u, 42)
+	cfg.TolFun, cfg.TolX = 0, 0 // keep going for the whole test
+	return cfg
+}
+
+// TestCheckpointResume runs N generations, saves, restores into a fresh
+// Optimizer, runs M more, and compares with the run of N+M generations
+// never interrupted: the states must be identical bit for bit. It also
+// saves between Ask and Tell.
+func TestCheckpointResume(t *testing.T) {
+	const N, M = 37, 53
+	for _, u := range updates {
+		whole := mustNew(t, ckConfig(u))
+		runGens(t, whole, ellipsoid, N+M)
+
+		o := mustNew(t, ckConfig(u))
+		runGens(t, o, ellipsoid, N)
+		b, err := o.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r mmaes.Optimizer
+		if err := r.UnmarshalBinary(b); err != nil {
+			t.Fatalf("%v: %v", u, err)
+		}
+		if !bytes.Equal(state(t, &r), b) {
+			t.Fatalf("%v: the restored state marshals differently", u)
+		}
+		if r.Config().Update != u || r.Dim() != 6 || r.Generation() != N {
+			t.Fatalf("%v: restored %v n=%d gen %d", u, r.Config().Update, r.Dim(), r.Generation())
+		}
+		runGens(t, &r, ellipsoid, M)
+		if !bytes.Equal(state(t, &r), state(t, whole)) {
+			t.Errorf("%v: resumed run differs from the whole run", u)
+		}
+		if a, b := r.Result(), whole.Result(); a.F != b.F || !slicesEqual(a.X, b.X) || a.Evals != b.Evals {
+			t.Errorf("%v: results %+v and %+v", u, a, b)
+		}
+
+		// Save between Ask and Tell; the pending candidates survive.
+		o = mustNew(t, ckConfig(u))
+		runGens(t, o, ellipsoid, N)
+		xs := o.Ask()
+		b, err = o.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r = mmaes.Optimizer{}
+		if err := r.UnmarshalBinary(b); err != nil {
+			t.Fatal(err)
+		}
+		xr := r.Ask()
+		for i := range xs {
+			if !slicesEqual(xs[i], xr[i]) {
+				t.Fatalf("%v: pending candidate %d differs", u, i)
+			}
+		}
+		fit := make([]float64, len(xr))
+		for i, x := range xr {
+			fit[i] = ellipsoid(x)
+		}
+		if err := r.Tell(fit); err != nil {
+			t.Fatal(err)
+		}
+		runGens(t, &r, ellipsoid, M-1)
+		if !bytes.Equal(state(t, &r), state(t, whole)) {
+			t.Errorf("%v: run resumed between Ask and Tell differs", u)
+		}
+	}
+}
+
+// TestCheckpointStopped saves a stopped run: it stays stopped.
+func TestCheckpointStopped(t *testing.T) {
+	cfg := startConfig(3, mmaes.ECMA, 1)
+	cfg.MaxGenerations = 5
+	o := mustNew(t, cfg)
+	runGens(t, o, sphere, 10)
+	b := state(t, o)
+	var r mmaes.Optimizer
+	called := false
+	r.SetObserver(func(*mmaes.Optimizer) { called = true })
+	if err := r.UnmarshalBinary(b); err != nil {
+		t.Fatal(err)
+	}
+	if r.Reason() != mmaes.MaxGenerationsReached || r.Ask() != nil || !errors.Is(r.Tell(nil), mmaes.ErrStopped) {
+		t.Errorf("restored stopped run: %v", r.Reason())
+	}
+	if r.Config().Observer == nil || called {
+		t.Error("UnmarshalBinary dropped the receiver's observer")
+	}
+}
+
+const helperEnv = "MMAES_CHECKPOINT_HELPER"
+
+// TestCheckpointProcess saves in a child process (this test binary, run as
+// TestHelperProcess) and continues in the parent: the result is the run
+// never interrupted.
+func TestCheckpointProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a process")
+	}
+	for _, u := range updates {
+		path := filepath.Join(t.TempDir(), "ck.bin")
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$", "-test.count=1")
+		cmd.Env = append(os.Environ(), helperEnv+"="+path, "MMAES_UPDATE="+u.String())
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%v: helper: %v\n%s", u, err, out)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r mmaes.Optimizer
+		if err := r.UnmarshalBinary(b); err != nil {
+			t.Fatal(err)
+		}
+		runGens(t, &r, ellipsoid, 53)
+		whole := mustNew(t, ckConfig(u))
+		runGens(t, whole, ellipsoid, 37+53)
+		if !bytes.Equal(state(t, &r), state(t, whole)) {
+			t.Errorf("%v: run resumed from another process differs", u)
+		}
+	}
+}
+
+// TestHelperProcess is the child of TestCheckpointProcess: it runs 37
+// generations and writes the checkpoint to the file named by helperEnv.
+func TestHelperProcess(t *testing.T) {
+	path := os.Getenv(helperEnv)
+	if path == "" {
+		t.Skip("helper process only")
+	}
+	u := mmaes.MMA
+	for _, v := range updates {
+		if v.String() == os.Getenv("MMAES_UPDATE") {
+			u = v
+		}
+	}
+	o := mustNew(t, ckConfig(u))
+	runGens(t, o, ellipsoid, 37)
+	if err := os.WriteFile(path, state(t, o), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestUnmarshalBad feeds truncated, corrupted and foreign inputs: always an
+// error wrapping ErrCheckpoint, never a panic, the receiver unchanged.
+func TestUnmarshalBad(t *testing.T) {
+	for _, u := range updates {
+		o := mustNew(t, startConfig(3, u, 1))
+		runGens(t, o, sphere, 5)
+		o.Ask()
+		good := state(t, o)
+
+		recv := mustNew(t, startConfig(2, mmaes.MMA, 9))
+		before := state(t, recv)
+		check := func(what string, b []byte) {
+			t.Helper()
+			if err := recv.UnmarshalBinary(b); !errors.Is(err, mmaes.ErrCheckpoint) {
+				t.Fatalf("%v %s: err = %v", u, what, err)
+			}
+			if !bytes.Equal(state(t, recv), before) {
+				t.Fatalf("%v %s: a failed UnmarshalBinary changed the receiver", u, what)
+			}
+		}
+		for n := 0; n < len(good); n++ {
+			check("truncated", good[:n])
+		}
+		for i := range good {
+			for _, bit := range []byte{1, 0x80} {
+				b := bytes.Clone(good)
+				b[i] ^= bit
+				check("bit flip", b)
+			}
+		}
+		check("appended", append(bytes.Clone(good), 0))
+		check("foreign", []byte("PK\x03\x04 not a checkpoint at all, just some bytes"))
+		check("nil", nil)
+
+		// Valid checksum, inconsistent content: the decoder must still
+		// refuse it. Rewrite a word and fix the CRC.
+		const hdr = 12
+		for w, v := range map[int]uint64{
+			0: 0, 1: 1, 2: 0, 3: 9, 4: 0, 5: 2, // n, λ, μ, update, hist, asked
+			0 + 100: 1 << 62, // an absurd n
+		} {
+			b := bytes.Clone(good)
+			if w >= 100 {
+				w -= 100
+			}
+			binary.LittleEndian.PutUint64(b[hdr+8*w:], v)
+			binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.ChecksumIEEE(b[:len(b)-4]))
+			check("rewritten header", b)
+		}
+		// σ = NaN in a live run (σ is the first state word after the
+		// config and parameters).
+		b := bytes.Clone(good)
+		mu := o.Mu()
+		off := hdr + 8*(6+15+mu+6)
+		binary.LittleEndian.PutUint64(b[off:], 0x7ff8000000000001)
+		binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.ChecksumIEEE(b[:len(b)-4]))
+		check("σ = NaN", b)
+		// Wrong version.
+		b = bytes.Clone(good)
+		binary.LittleEndian.PutUint32(b[8:], 2)
+		binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.ChecksumIEEE(b[:len(b)-4]))
+		check("version 2", b)
+	}
+}
+
+// FuzzUnmarshal: no input panics; an accepted input marshals back to itself.
+func FuzzUnmarshal(f *testing.F) {
+	for _, u := range updates {
+		o := mustNew(f, startConfig(2, u, 1))
+		runGens(f, o, sphere, 3)
+		f.Add(state(f, o))
+		o.Ask()
+		f.Add(state(f, o))
+	}
+	f.Add([]byte("MMAESCKP"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var o mmaes.Optimizer
+		if err := o.UnmarshalBinary(b); err != nil {
+			if !errors.Is(err, mmaes.ErrCheckpoint) {
+				t.Fatalf("error %v does not wrap ErrCheckpoint", err)
+			}
+			return
+		}
+		if !bytes.Equal(state(t, &o), b) {
+			t.Fatal("accepted input does not round-trip")
+		}
+		runGens(t, &o, sphere, 2)
+	})
+}

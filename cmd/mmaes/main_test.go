@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// exec runs the command line and returns its exit status and outputs.
+func exec(args ...string) (code int, stdout, stderr string) {
+	var out, errOut bytes.Buffer
+	code = mainExit(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestBadCommandLines(t *testing.T) {
+	for _, args := range [][]string{
+		{"nosuchcommand"},
+		{"run", "-f", "nosuchfunction"},
+		{"run", "-update", "bfgs"},
+		{"run", "-n", "0"},
+		{"run", "-n", "x"},
+		{"run", "-max-evals", "-5"},
+		{"run", "stray"},
+		{"run", "-nosuchflag"},
+		{"compare", "-dims", "4,zero"},
+		{"compare", "-funcs", "sp,nope"},
+		{"compare", "-runs", "0"},
+	} {
+		code, _, stderr := exec(args...)
+		if code != 2 {
+			t.Errorf("%q: exit %d, want 2", args, code)
+		}
+		if !strings.Contains(stderr, "mmaes") || strings.Contains(stderr, "goroutine") {
+			t.Errorf("%q: stderr is not a usage message:\n%s", args, stderr)
+		}
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"run", "-h"}, {"compare", "-h"}} {
+		if code, _, _ := exec(args...); code != 0 {
+			t.Errorf("%q: exit %d, want 0", args, code)
+		}
+	}
+}
+
+// TestRun runs a small optimization with a trace and a plot and checks the
+// summary, the CSV (monotone best f reaching the target) and the PNG.
+func TestRun(t *testing.T) {
+	dir := t.TempDir()
+	tracePath, plotPath := filepath.Join(dir, "t.csv"), filepath.Join(dir, "p.png")
+	code, stdout, stderr := exec("run", "-f", "sp", "-n", "4", "-q", "-trace", tracePath, "-plot", plotPath)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"reason:      target reached", "best f:", "evaluations:", "per generation"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("summary lacks %q:\n%s", want, stdout)
+		}
+	}
+	f, err := os.Open(tracePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) < 10 || strings.Join(rows[0], ",") != "generation,evaluations,best_f,sigma" {
+		t.Fatalf("trace: %d rows, header %q", len(rows), rows[0])
+	}
+	prev := 0.0
+	for i, r := range rows[1:] {
+		best, err := strconv.ParseFloat(r[2], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 && best > prev {
+			t.Fatalf("best f rises at row %d: %g after %g", i+1, best, prev)
+		}
+		prev = best
+	}
+	if prev > 1e-10 {
+		t.Errorf("last best f %g above the target", prev)
+	}
+	pf, err := os.Open(plotPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	if _, err := png.Decode(pf); err != nil {
+		t.Errorf("plot: %v", err)
+	}
+}
+
+// TestCompare runs a tiny comparison and checks that the table has a row per
+// function and dimension with both optimizers' columns filled.
+func TestCompare(t *testing.T) {
+	code, stdout, stderr := exec("compare", "-dims", "2,3", "-runs", "2", "-funcs", "sp", "-max-evals", "20000")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	var rows int
+	for _, line := range strings.Split(stdout, "\n") {
+		fields := strings.Fields(line)
+		if len(fields) >= 10 && fields[0] == "sp" {
+			rows++
+			if fields[3] != "2/2" {
+				t.Errorf("mmaes should solve the sphere: %q", line)
+			}
+		}
+	}
+	if rows != 2 {
+		t.Errorf("want 2 rows, got %d:\n%s", rows, stdout)
+	}
+}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/mmaes-go/mmaes"
+	"github.com/mmaes-go/mmaes/benchfn"
+)
+
+// The paper's set-up (its section "Experimental Studies"): m0 uniform in
+// [−10, 10]^n and σ0 = 20/3.
+const (
+	initRange = 10.0
+	initSigma = 20.0 / 3
+)
+
+// problem is one test function at one dimension, possibly rotated.
+type problem struct {
+	fn     benchfn.Function
+	n      int
+	rotate bool
+}
+
+// lookupFunction returns the test function with the given short name.
+func lookupFunction(name string) (benchfn.Function, error) {
+	f, ok := benchfn.ByName(name)
+	if !ok {
+		var names []string
+		for _, g := range benchfn.All() {
+			names = append(names, g.Short)
+		}
+		return f, fmt.Errorf("%w: unknown function %q (one of %s, sch12, rastrigin)",
+			errUsage, name, strings.Join(names, ", "))
+	}
+	return f, nil
+}
+
+// objective returns the function to minimize for the run with this seed:
+// f itself, or f(R·x) with a rotation R drawn from the seed. Each call
+// returns a new function, so that concurrent runs share no buffer.
+func (p problem) objective(seed uint64) func([]float64) float64 {
+	if !p.rotate {
+		return p.fn.F
+	}
+	return benchfn.Rotated(p.fn.F, benchfn.Rotation(p.n, seed^0x726f74), p.n)
+}
+
+// initialMean draws m0 uniform in [−10, 10]^n from a generator of its own,
+// seeded by seed (the optimizer's generator is seeded separately).
+func initialMean(n int, seed uint64) []float64 {
+	r := rand.New(rand.NewPCG(seed, 0x6d30))
+	m := make([]float64, n)
+	for i := range m {
+		m[i] = initRange * (2*r.Float64() - 1)
+	}
+	return m
+}
+
+// config returns the paper's configuration of a run of p with this update
+// and seed, stopping at the function's target or after maxEvals evaluations
+// (0: the library's default budget).
+func (p problem) config(u mmaes.Update, seed uint64, maxEvals int) mmaes.Config {
+	cfg := mmaes.DefaultConfig(p.n)
+	cfg.Mean = initialMean(p.n, seed)
+	cfg.Sigma = initSigma
+	cfg.Seed = seed
+	cfg.Update = u
+	cfg.TargetF = p.fn.Target
+	cfg.MaxEvals = maxEvals
+	return cfg
+}
+
+// parseUpdate parses mma, ecma or cholesky.
+func parseUpdate(s string) (mmaes.Update, error) {
+	switch strings.ToLower(s) {
+	case "mma":
+		return mmaes.MMA, nil
+	case "ecma":
+		return mmaes.ECMA, nil
+	case "cholesky", "chol":
+		return mmaes.Cholesky, nil
+	}
+	return 0, fmt.Errorf("%w: unknown update %q (mma, ecma or cholesky)", errUsage, s)
+}
+
+// parseInts parses a comma-separated list of positive integers.
+func parseInts(flagName, s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || v < 1 {
+			return nil, fmt.Errorf("%w: -%s: %q is not a positive integer", errUsage, flagName, f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}

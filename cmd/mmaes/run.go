@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"strconv"
+	"time"
+
+	"github.com/mmaes-go/mmaes"
+	"github.com/mmaes-go/mmaes/kernel"
+)
+
+// runCmd is `mmaes run`: one optimization with a live progress line, then a
+// summary; optionally a CSV trace and a PNG of the trajectory.
+func runCmd(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("run", stderr)
+	fname := fs.String("f", "ell", "test function (short name: sp, cig, ctb, ell, tab, tx, dp, sch, ros, pr, sch12, rastrigin)")
+	n := fs.Int("n", 32, "dimension")
+	update := fs.String("update", "mma", "matrix update: mma, ecma or cholesky")
+	seed := fs.Uint64("seed", 1, "seed of the initial mean and of the optimizer")
+	target := fs.Float64("target", math.NaN(), "stop when f ≤ target (default: the function's target, 1e-10 or -1e10)")
+	maxEvals := fs.Int("max-evals", 0, "evaluation budget (0: the library's default stops)")
+	rotate := fs.Bool("rotate", false, "minimize f(Rx) for a random rotation R")
+	tracePath := fs.String("trace", "", "write a per-generation CSV trace to this file")
+	plotPath := fs.String("plot", "", "write a PNG of best f and σ against evaluations to this file")
+	quiet := fs.Bool("q", false, "no progress line")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	fn, err := lookupFunction(*fname)
+	if err != nil {
+		return err
+	}
+	u, err := parseUpdate(*update)
+	if err != nil {
+		return err
+	}
+	if *n < 1 {
+		return fmt.Errorf("%w: -n must be at least 1", errUsage)
+	}
+	if *maxEvals < 0 {
+		return fmt.Errorf("%w: -max-evals must not be negative", errUsage)
+	}
+	p := problem{fn: fn, n: *n, rotate: *rotate}
+	cfg := p.config(u, *seed, *maxEvals)
+	if !math.IsNaN(*target) {
+		cfg.TargetF = *target
+	}
+
+	var tr trace
+	prog := newProgress(stderr, !*quiet)
+	cfg.Observer = func(o *mmaes.Optimizer) {
+		res := o.Result()
+		tr.add(o.Generation(), o.Evals(), res.F, o.Sigma())
+		prog.update(o.Generation(), o.Evals(), res.F, o.Sigma())
+	}
+	opt, err := mmaes.New(cfg)
+	if err != nil {
+		return err
+	}
+	name := fn.Name
+	if *rotate {
+		name += " (rotated)"
+	}
+	fmt.Fprintf(stdout, "%s, n = %d, %s, λ = %d, μ = %d, seed %d, kernel %s\n",
+		name, *n, u, opt.Lambda(), opt.Mu(), *seed, kernel.Impl())
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	start := time.Now()
+	res, err := opt.Optimize(ctx, p.objective(*seed))
+	wall := time.Since(start)
+	prog.done()
+	if err != nil && res.Reason != mmaes.Canceled {
+		fmt.Fprintf(stderr, "stopped by a failure: %v\n", err)
+	}
+	perGen := time.Duration(0)
+	if res.Generations > 0 {
+		perGen = wall / time.Duration(res.Generations)
+	}
+	fmt.Fprintf(stdout, "reason:      %s\n", res.Reason)
+	fmt.Fprintf(stdout, "best f:      %.6g\n", res.F)
+	fmt.Fprintf(stdout, "evaluations: %d in %d generations\n", res.Evals, res.Generations)
+	fmt.Fprintf(stdout, "wall time:   %v (%v per generation)\n", wall.Round(time.Microsecond), perGen)
+	if *tracePath != "" {
+		if err := tr.writeCSV(*tracePath); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "trace:       %s\n", *tracePath)
+	}
+	if *plotPath != "" {
+		title := fmt.Sprintf("%s, n = %d, %s", name, *n, u)
+		if err := plotRun(*plotPath, title, tr); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "plot:        %s\n", *plotPath)
+	}
+	return nil
+}
+
+// trace records a run generation by generation.
+type trace struct {
+	gen, evals []int
+	bestF      []float64
+	sigma      []float64
+}
+
+func (t *trace) add(gen, evals int, bestF, sigma float64) {
+	t.gen = append(t.gen, gen)
+	t.evals = append(t.evals, evals)
+	t.bestF = append(t.bestF, bestF)
+	t.sigma = append(t.sigma, sigma)
+}
+
+func (t *trace) writeCSV(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	w.Write([]string{"generation", "evaluations", "best_f", "sigma"})
+	for i := range t.gen {
+		w.Write([]string{
+			strconv.Itoa(t.gen[i]), strconv.Itoa(t.evals[i]),
+			strconv.FormatFloat(t.bestF[i], 'g', -1, 64),
+			strconv.FormatFloat(t.sigma[i], 'g', -1, 64),
+		})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// progress prints a progress line at most every interval, rewriting it in
+// place with a carriage return.
+type progress struct {
+	w       io.Writer
+	on      bool
+	last    time.Time
+	printed bool
+}
+
+const progressInterval = 200 * time.Millisecond
+
+func newProgress(w io.Writer, on bool) *progress {
+	return &progress{w: w, on: on, last: time.Now()}
+}
+
+func (p *progress) update(gen, evals int, bestF, sigma float64) {
+	if !p.on || time.Since(p.last) < progressInterval {
+		return
+	}
+	p.last = time.Now()
+	p.printed = true
+	fmt.Fprintf(p.w, "\rgeneration %8d  evaluations %10d  best f %12.4e  σ %10.3e  [%s]",
+		gen, evals, bestF, sigma, kernel.Impl())
+}
+
+func (p *progress) done() {
+	if p.printed {
+		fmt.Fprintln(p.w)
+	}
+}

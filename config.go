@@ -1,0 +1,308 @@
+package mmaes
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// Update selects the rule that adapts the mutation matrix A.
+type Update int
+
+const (
+	// MMA is the paper's update (Algorithm 1, line 13):
+	//
+	//	A ← (1 − c1/2)·A + (c1/2)·p·vᵀ.
+	MMA Update = iota
+	// ECMA is the efficient Cholesky CMA-ES update the paper derives MMA
+	// from (eq. eCMA): the same two paths with the exact coefficient,
+	//
+	//	A ← √(1−c1)·A + b·p·vᵀ,  b = √(1−c1)/‖v‖²·(√(1 + c1/(1−c1)·‖v‖²) − 1).
+	ECMA
+	// Cholesky is the Cholesky CMA-ES (Suttorp et al. 2009) the paper
+	// compares with: it keeps A and A_inv ≈ A⁻¹, sets u = A_inv·p and
+	//
+	//	A     ← √(1−c1)·A + √(1−c1)/‖u‖²·(√(1+c1/(1−c1)·‖u‖²) − 1)·p·uᵀ,
+	//	A_inv ← A_inv/√(1−c1) + 1/(√(1−c1)·‖u‖²)·(1/√(1+c1/(1−c1)·‖u‖²) − 1)·u·(uᵀA_inv).
+	//
+	// The v-path is kept (Optimizer.V) but not used.
+	Cholesky
+
+	numUpdates
+)
+
+// String returns "MMA", "ECMA" or "Cholesky".
+func (u Update) String() string {
+	switch u {
+	case MMA:
+		return "MMA"
+	case ECMA:
+		return "ECMA"
+	case Cholesky:
+		return "Cholesky"
+	}
+	return "Update(" + strconv.Itoa(int(u)) + ")"
+}
+
+// Config holds the settings of a run. Start from DefaultConfig, which sets
+// the paper's parameters and the default stopping criteria; fields left zero
+// take the defaults documented on them.
+type Config struct {
+	// Dim is the dimension n ≥ 1.
+	Dim int
+	// Mean is the initial mean m0, of length Dim; nil means the origin. New
+	// copies it.
+	Mean []float64
+	// Sigma is the initial step size σ0 > 0 (DefaultConfig: 1).
+	Sigma float64
+	// Seed seeds the optimizer's own PCG generator (math/rand/v2). Every seed,
+	// 0 included, is an ordinary seed: the same Config gives the same run,
+	// bit for bit, on the same kernel path (see the package doc).
+	Seed uint64
+	// Update is the matrix update rule; the zero value is MMA.
+	Update Update
+
+	// Lambda is the population size λ ≥ 2; 0 means the paper's
+	// 4 + ⌊3 ln n⌋.
+	Lambda int
+	// Mu is the number of parents μ, 1 ≤ μ ≤ λ; 0 means ⌊λ/2⌋. The weights
+	// are the paper's log weights for μ.
+	Mu int
+	// C is the path rate c in (0, 1]; 0 means 4/(n+4).
+	C float64
+	// C1 is the matrix rate c1 in (0, 1); 0 means 2/(n+√2)².
+	C1 float64
+	// CSigma is the step-size path rate c_σ in (0, 1]; 0 means
+	// √μ_eff/(√n+√μ_eff).
+	CSigma float64
+	// DSigma is the step-size damping d_σ > 0; 0 means
+	// 1 + 2·max(0, √((μ_eff−1)/(n+1)) − 1) + c_σ.
+	DSigma float64
+
+	// TargetF stops the run once a fitness value ≤ TargetF is evaluated;
+	// −Inf (DefaultConfig) turns it off. NaN is invalid. Unlike the other
+	// fields, its zero value is not "off" but a target of 0: build Configs
+	// with DefaultConfig.
+	TargetF float64
+	// MaxEvals stops the run once Evals() ≥ MaxEvals (checked after each
+	// generation, so the count may pass it by less than λ); 0: no limit.
+	MaxEvals int
+	// MaxGenerations stops the run after that many generations; 0: no limit.
+	// DefaultConfig sets pycma's maxiter, 100 + 150·(n+3)²/√λ (λ the
+	// default for n).
+	MaxGenerations int
+	// TolFun stops the run when the best values of the last TolFunHist
+	// generations, and all non-NaN values of the last generation, each
+	// spread (max − min) less than TolFun; 0 turns it off. DefaultConfig:
+	// 1e-12, a decade below pycma's tolfun (1e-11): the paper's targets are
+	// 1e-10, and on its TwoAxes and DiffPowers at n = 32 the runs pass
+	// through flat phases of spread ~1e-11 above 1e-10 that 1e-11 stops.
+	TolFun float64
+	// TolFunHist is the length of the TolFun history in generations; 0 means
+	// 10 + ⌈30·n/λ⌉ (pycma's tolfunhist window).
+	TolFunHist int
+	// TolX stops the run when σ·max_i ‖A_i‖ (A_i the rows of A, so ‖A_i‖ is
+	// √C_ii) is below TolX; 0 turns it off. DefaultConfig: 1e-11. The row
+	// norms cost a pass over A, so they are computed exactly every
+	// generation up to n = 64 and every ⌈n/64⌉-th generation above; in
+	// between, an upper bound kept in O(n) per generation is tested (so the
+	// stop is never early, and at most ⌈n/64⌉ − 1 generations late).
+	TolX float64
+	// MaxCondition stops the run when (max_i ‖A_i‖ / min_i ‖A_i‖)², a lower
+	// bound of the condition number of C = A·Aᵀ, exceeds it; 0 turns it off.
+	// DefaultConfig: 1e14 (pycma's tolconditioncov). Checked when the row
+	// norms are computed (see TolX).
+	MaxCondition float64
+
+	// Observer, when not nil, is called at the end of every Tell (also
+	// inside Optimize), after the update and the stop checks. It may read
+	// the optimizer (accessors, Result, MarshalBinary) but must not call Ask
+	// or Tell. It is not saved in checkpoints.
+	Observer func(*Optimizer)
+}
+
+// DefaultConfig returns the paper's settings for dimension n: λ, μ, the
+// weights and the rates of its parameter table (Lambda, Mu, C, C1, CSigma
+// and DSigma are left 0, which selects them), σ0 = 1, the origin as mean,
+// seed 0, the MMA update, and the default stops: TargetF −Inf (off),
+// MaxEvals off, MaxGenerations 100+150(n+3)²/√λ, TolFun 1e-12, TolX 1e-11,
+// MaxCondition 1e14. It never panics; for n < 1 it returns a Config that New
+// rejects.
+func DefaultConfig(n int) Config {
+	cfg := Config{
+		Dim:          n,
+		Sigma:        1,
+		TargetF:      math.Inf(-1),
+		TolFun:       1e-12,
+		TolX:         1e-11,
+		MaxCondition: 1e14,
+	}
+	if n >= 1 {
+		lambda := float64(defaultLambda(n))
+		g := 100 + 150*(float64(n)+3)*(float64(n)+3)/math.Sqrt(lambda)
+		if g < 1<<53 {
+			cfg.MaxGenerations = int(g)
+		} // else: off; no run gets there
+	}
+	return cfg
+}
+
+// defaultLambda is the paper's 4 + ⌊3 ln n⌋ for n ≥ 1.
+func defaultLambda(n int) int { return 4 + int(math.Floor(3*math.Log(float64(n)))) }
+
+// Params are the strategy parameters of a run, resolved from a Config: the
+// paper's parameter table wherever the Config leaves a field zero.
+type Params struct {
+	Lambda  int       // λ = 4 + ⌊3 ln n⌋
+	Mu      int       // μ = ⌊λ/2⌋
+	Weights []float64 // w_i = (ln(μ+1) − ln i)/(μ ln(μ+1) − Σ_{j≤μ} ln j), i = 1..μ
+	MuEff   float64   // μ_eff = 1/Σ w_i²
+	C       float64   // c = 4/(n+4), rate of the p- and v-paths
+	C1      float64   // c1 = 2/(n+√2)², rate of A
+	CSigma  float64   // c_σ = √μ_eff/(√n+√μ_eff)
+	DSigma  float64   // d_σ = 1 + 2·max(0, √((μ_eff−1)/(n+1)) − 1) + c_σ
+	// ChiN is E‖N(0, I)‖, by the usual approximation
+	// √n·(1 − 1/(4n) + 1/(21n²)) (not the exact Γ ratio).
+	ChiN float64
+	// TolFunHist is the resolved length of the TolFun history.
+	TolFunHist int
+}
+
+func cfgErr(field, format string, args ...any) error {
+	return &ConfigError{Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// finite reports whether x is neither NaN nor ±Inf (x − x is NaN for both).
+func finite(x float64) bool { return x-x == 0 }
+
+// resolve validates cfg and computes its Params.
+func resolve(cfg *Config) (Params, error) {
+	var p Params
+	n := cfg.Dim
+	if n < 1 {
+		return p, cfgErr("Dim", "%d: must be ≥ 1", n)
+	}
+	// A is n×n and the population λ×n: refuse sizes whose buffers the
+	// runtime could not even represent (make would panic). Whether memory
+	// suffices for the rest is the caller's concern: New allocates about
+	// (n² + 3λn)·8 bytes (2n² for Cholesky).
+	if n > 1<<20 || float64(n)*float64(n) > math.MaxInt/4 {
+		return p, cfgErr("Dim", "%d: too large (n·n must fit)", n)
+	}
+	if !finite(cfg.Sigma) || cfg.Sigma <= 0 {
+		return p, cfgErr("Sigma", "%g: must be finite and > 0", cfg.Sigma)
+	}
+	if cfg.Mean != nil {
+		if len(cfg.Mean) != n {
+			return p, cfgErr("Mean", "length %d, want Dim = %d (or nil)", len(cfg.Mean), n)
+		}
+		for i, x := range cfg.Mean {
+			if !finite(x) {
+				return p, cfgErr("Mean["+strconv.Itoa(i)+"]", "%g: must be finite", x)
+			}
+		}
+	}
+	if cfg.Update < 0 || cfg.Update >= numUpdates {
+		return p, cfgErr("Update", "%d: unknown update rule", int(cfg.Update))
+	}
+
+	p.Lambda = cfg.Lambda
+	if p.Lambda == 0 {
+		p.Lambda = defaultLambda(n)
+	}
+	if p.Lambda < 2 {
+		return p, cfgErr("Lambda", "%d: must be ≥ 2 (or 0 for the default)", cfg.Lambda)
+	}
+	if p.Lambda > 1<<20 || float64(p.Lambda)*float64(n) > math.MaxInt/4 {
+		return p, cfgErr("Lambda", "%d: too large", cfg.Lambda)
+	}
+	p.Mu = cfg.Mu
+	if p.Mu == 0 {
+		p.Mu = p.Lambda / 2
+	}
+	if p.Mu < 1 || p.Mu > p.Lambda {
+		return p, cfgErr("Mu", "%d: must be in [1, Lambda = %d] (or 0 for ⌊λ/2⌋)", cfg.Mu, p.Lambda)
+	}
+	p.Weights = logWeights(p.Mu)
+	sw2 := 0.0
+	for _, w := range p.Weights {
+		sw2 += w * w
+	}
+	p.MuEff = 1 / sw2
+
+	nf := float64(n)
+	rate := func(field string, v, def float64, closedAtOne bool) (float64, error) {
+		if v == 0 {
+			return def, nil
+		}
+		if !finite(v) || v <= 0 || v > 1 || (v == 1 && !closedAtOne) {
+			hi := ")"
+			if closedAtOne {
+				hi = "]"
+			}
+			return 0, cfgErr(field, "%g: must be in (0, 1%s (or 0 for the default)", v, hi)
+		}
+		return v, nil
+	}
+	var err error
+	if p.C, err = rate("C", cfg.C, 4/(nf+4), true); err != nil {
+		return p, err
+	}
+	if p.C1, err = rate("C1", cfg.C1, 2/((nf+math.Sqrt2)*(nf+math.Sqrt2)), false); err != nil {
+		return p, err
+	}
+	sqMu := math.Sqrt(p.MuEff)
+	if p.CSigma, err = rate("CSigma", cfg.CSigma, sqMu/(math.Sqrt(nf)+sqMu), true); err != nil {
+		return p, err
+	}
+	p.DSigma = cfg.DSigma
+	if p.DSigma == 0 {
+		p.DSigma = 1 + 2*max(0, math.Sqrt((p.MuEff-1)/(nf+1))-1) + p.CSigma
+	}
+	if !finite(p.DSigma) || p.DSigma <= 0 {
+		return p, cfgErr("DSigma", "%g: must be finite and > 0 (or 0 for the default)", cfg.DSigma)
+	}
+	p.ChiN = math.Sqrt(nf) * (1 - 1/(4*nf) + 1/(21*nf*nf))
+
+	if math.IsNaN(cfg.TargetF) {
+		return p, cfgErr("TargetF", "NaN (use -Inf to turn it off)")
+	}
+	if cfg.MaxEvals < 0 {
+		return p, cfgErr("MaxEvals", "%d: must be ≥ 0 (0: no limit)", cfg.MaxEvals)
+	}
+	if cfg.MaxGenerations < 0 {
+		return p, cfgErr("MaxGenerations", "%d: must be ≥ 0 (0: no limit)", cfg.MaxGenerations)
+	}
+	if !finite(cfg.TolFun) || cfg.TolFun < 0 {
+		return p, cfgErr("TolFun", "%g: must be finite and ≥ 0 (0: off)", cfg.TolFun)
+	}
+	if cfg.TolFunHist < 0 || cfg.TolFunHist > 1<<24 {
+		return p, cfgErr("TolFunHist", "%d: must be in [0, 2^24] (0: the default)", cfg.TolFunHist)
+	}
+	p.TolFunHist = cfg.TolFunHist
+	if p.TolFunHist == 0 {
+		p.TolFunHist = 10 + (30*n+p.Lambda-1)/p.Lambda
+	}
+	if !finite(cfg.TolX) || cfg.TolX < 0 {
+		return p, cfgErr("TolX", "%g: must be finite and ≥ 0 (0: off)", cfg.TolX)
+	}
+	if math.IsNaN(cfg.MaxCondition) || cfg.MaxCondition < 0 {
+		return p, cfgErr("MaxCondition", "%g: must be ≥ 0 (0: off)", cfg.MaxCondition)
+	}
+	return p, nil
+}
+
+// logWeights returns the paper's recombination weights for μ parents:
+// w_i = (ln(μ+1) − ln i)/(μ ln(μ+1) − Σ_{j=1}^{μ} ln j).
+func logWeights(mu int) []float64 {
+	l := math.Log(float64(mu) + 1)
+	den := float64(mu) * l
+	for j := 1; j <= mu; j++ {
+		den -= math.Log(float64(j))
+	}
+	w := make([]float64, mu)
+	for i := range w {
+		w[i] = (l - math.Log(float64(i+1))) / den
+	}
+	return w
+}

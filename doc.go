@@ -1,0 +1,116 @@
+// Package mmaes implements the (μ/μ_w, λ)-MMA-ES, the mutation matrix
+// adaptation evolution strategy of
+//
+//	Zhenhua Li and Qingfu Zhang, "A Simple Yet Efficient Rank One Update for
+//	Covariance Matrix Adaptation", arXiv:1710.03996 (2017),
+//
+// a derivative-free minimizer for continuous functions f: ℝⁿ → ℝ, together
+// with the two updates the paper compares it with, so that its experiments
+// run in one program: the efficient Cholesky CMA-ES update (ECMA) and the
+// Cholesky CMA-ES of Suttorp, Hansen and Igel (2009) (Cholesky).
+//
+// # Algorithm
+//
+// The search distribution is N(m, σ²·A·Aᵀ). Each generation (Algorithm 1 of
+// the paper) samples z_i ~ N(0, I), y_i = A·z_i and x_i = m + σ·y_i for
+// i = 1..λ, ranks the x_i by f, and with the μ best (weights w_i) sets
+//
+//	m ← m + σ·y_w = Σ w_i·x_{i:λ},   y_w = Σ w_i·y_{i:λ},   z_w = Σ w_i·z_{i:λ}
+//	p ← (1−c)·p + √(c(2−c)μ_eff)·y_w
+//	v ← (1−c)·v + √(c(2−c)μ_eff)·z_w
+//	A ← (1 − c1/2)·A + (c1/2)·p·vᵀ                                 (MMA)
+//	s ← (1−c_σ)·s + √(c_σ(2−c_σ)μ_eff)·z_w
+//	σ ← σ·exp(c_σ/d_σ·(‖s‖/E‖N(0,I)‖ − 1))
+//
+// The v-path approximates A⁻¹·p, which makes the rank-one update of A as
+// cheap as the rank-one covariance update of CMA-ES, with no matrix
+// decomposition and no inverse: O(n²) per generation, dominated by sampling
+// (one pass over A for the whole population) and the fused update of A (one
+// more pass). See Update for the ECMA and Cholesky rules.
+//
+// The parameters are the paper's table, for dimension n:
+//
+//	λ = 4 + ⌊3 ln n⌋, μ = ⌊λ/2⌋, w_i = (ln(μ+1) − ln i)/(μ ln(μ+1) − Σ_{j≤μ} ln j),
+//	μ_eff = 1/Σ w_i², c_σ = √μ_eff/(√n + √μ_eff),
+//	d_σ = 1 + 2·max(0, √((μ_eff−1)/(n+1)) − 1) + c_σ,
+//	c = 4/(n+4), c1 = 2/(n + √2)²,
+//
+// and E‖N(0,I)‖ is approximated by √n·(1 − 1/(4n) + 1/(21n²)). Initially
+// A = I (A_inv = I) and all paths are zero. Optimizer.Params returns the
+// values in use.
+//
+// # Use
+//
+// Optimize runs the whole loop:
+//
+//	cfg := mmaes.DefaultConfig(n) // the paper's parameters and default stops
+//	cfg.Mean = m0                 // nil: the origin
+//	cfg.Sigma = 20.0 / 3
+//	cfg.Seed = 7
+//	cfg.TargetF = 1e-10
+//	opt, err := mmaes.New(cfg)
+//	res, err := opt.Optimize(ctx, f) // res.X, res.F, res.Evals, res.Reason
+//
+// Ask and Tell hand the evaluation to the caller (for instance to evaluate
+// the λ candidates in parallel):
+//
+//	for opt.Reason() == mmaes.NotStopped {
+//		xs := opt.Ask() // λ views, valid until the next Tell
+//		for i, x := range xs {
+//			fit[i] = f(x)
+//		}
+//		if err := opt.Tell(fit); err != nil { ... }
+//	}
+//
+// # Configuration and defaults
+//
+// DefaultConfig(n) fills in the paper's parameters and these stops: TargetF
+// −Inf (off), MaxEvals 0 (off), MaxGenerations 100+150(n+3)²/√λ, TolFun
+// 1e-12 over a history of 10+⌈30n/λ⌉ generations, TolX 1e-11 and
+// MaxCondition 1e14; σ0 = 1 and the origin as mean. In a Config, zero
+// Lambda, Mu, C, C1, CSigma, DSigma and TolFunHist select the paper's (or
+// the default) value; zero MaxEvals, MaxGenerations, TolFun, TolX and
+// MaxCondition turn the criterion off. New validates every field and names
+// the wrong one in a *ConfigError (errors.Is(err, ErrInvalidConfig)).
+//
+// # Fitness values, stops and failures
+//
+// Lower is better. NaN ranks after every other value, −Inf and +Inf rank by
+// value, and equal values rank by candidate index (see rank in select.go).
+// A generation in which every value is NaN stops the run (Reason AllNaN). No
+// input makes the state non-finite: each generation's new mean, paths and σ
+// are checked before they are committed, A is guarded by a cheap bound and
+// rescanned when needed, and a failing update stops the run with
+// NumericalBreakdown instead; σ stays finite and > 0. Whatever the reason,
+// Result holds the best point evaluated. After a stop Ask returns nil and
+// Tell returns an error that wraps ErrStopped and names the reason, which
+// Optimizer.Reason also returns.
+//
+// # Allocation
+//
+// New allocates every buffer a run needs (the population, A, A_inv for
+// Cholesky, the paths, the ranking, the TolFun history, the best point).
+// After that Ask, Tell, and each generation inside Optimize allocate
+// nothing, at every n (alloc_test.go checks it). Result copies the best
+// point, MarshalBinary allocates its output.
+//
+// # Reproducibility
+//
+// Every Optimizer owns a PCG generator (math/rand/v2) seeded from
+// Config.Seed; there is no global generator and no clock seeding (seed 0 is
+// an ordinary seed). The same Config gives the same run, bit for bit, on the
+// same kernel path and architecture. Different paths of package kernel
+// (AVX-512, AVX2+FMA, NEON, generic) round differently in the last bits, so
+// runs diverge after a while: see kernel.Impl for the path in use. To force
+// the generic pure-Go path, run with GODEBUG=cpu.all=off, or build with
+// -tags purego. A run saved with MarshalBinary and restored with
+// UnmarshalBinary (also in another process) continues bit for bit as the
+// run that was never stopped, on the same path; the objective and
+// Config.Observer are not saved.
+//
+// # Concurrency
+//
+// An Optimizer is not safe for concurrent use: call its methods from one
+// goroutine at a time. Distinct Optimizers share no mutable state, so any
+// number can run at once, each on its own goroutine.
+package mmaes

@@ -1,0 +1,164 @@
+package mmaes_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/mmaes-go/mmaes"
+)
+
+// The outputs below are the same on every kernel path: they print stop
+// reasons, comparisons and parameters, not values that depend on the last
+// bits of the arithmetic.
+
+// Minimize the sphere in 10 dimensions with Optimize.
+func Example() {
+	n := 10
+	cfg := mmaes.DefaultConfig(n)
+	cfg.Mean = make([]float64, n)
+	for i := range cfg.Mean {
+		cfg.Mean[i] = 5
+	}
+	cfg.Sigma = 20.0 / 3
+	cfg.Seed = 7
+	cfg.TargetF = 1e-10
+	opt, err := mmaes.New(cfg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	f := func(x []float64) float64 {
+		s := 0.0
+		for _, v := range x {
+			s += v * v
+		}
+		return s
+	}
+	res, err := opt.Optimize(context.Background(), f)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Reason)
+	fmt.Println("f ≤ 1e-10:", res.F <= 1e-10)
+	fmt.Println("‖x‖ < 1e-5:", math.Sqrt(f(res.X)) < 1e-5)
+	fmt.Println("evaluations a multiple of λ:", res.Evals == res.Generations*opt.Lambda())
+	// Output:
+	// target reached
+	// f ≤ 1e-10: true
+	// ‖x‖ < 1e-5: true
+	// evaluations a multiple of λ: true
+}
+
+// Drive the optimizer with Ask and Tell, for instance to evaluate the
+// candidates elsewhere. Here a cigar function, n = 4, with the Cholesky
+// CMA-ES update.
+func ExampleOptimizer_Ask() {
+	cfg := mmaes.DefaultConfig(4)
+	cfg.Update = mmaes.Cholesky
+	cfg.TargetF = 1e-10
+	opt, err := mmaes.New(cfg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	cigar := func(x []float64) float64 {
+		s := x[0] * x[0]
+		for _, v := range x[1:] {
+			s += 1e6 * v * v
+		}
+		return s
+	}
+	fit := make([]float64, opt.Lambda())
+	for opt.Reason() == mmaes.NotStopped {
+		xs := opt.Ask() // λ views, valid until the next Tell
+		for i, x := range xs {
+			fit[i] = cigar(x)
+		}
+		if err := opt.Tell(fit); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	res := opt.Result()
+	fmt.Println("λ =", opt.Lambda(), "μ =", opt.Mu())
+	fmt.Println(res.Reason, res.F <= 1e-10)
+	fmt.Println(opt.Tell(fit) != nil) // the run is over
+	// Output:
+	// λ = 8 μ = 4
+	// target reached true
+	// true
+}
+
+// The paper's parameter table for n = 10.
+func ExampleOptimizer_Params() {
+	opt, err := mmaes.New(mmaes.DefaultConfig(10))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	p := opt.Params()
+	fmt.Printf("λ=%d μ=%d\n", p.Lambda, p.Mu)
+	fmt.Printf("w=%.3g\n", p.Weights)
+	fmt.Printf("μ_eff=%.3g c_σ=%.3g d_σ=%.3g\n", p.MuEff, p.CSigma, p.DSigma)
+	fmt.Printf("c=%.3g c1=%.3g E‖N(0,I)‖=%.3g\n", p.C, p.C1, p.ChiN)
+	// Output:
+	// λ=10 μ=5
+	// w=[0.43 0.263 0.166 0.0972 0.0437]
+	// μ_eff=3.41 c_σ=0.369 d_σ=1.37
+	// c=0.286 c1=0.0154 E‖N(0,I)‖=3.08
+}
+
+// New names the field that is wrong.
+func ExampleNew_error() {
+	cfg := mmaes.DefaultConfig(3)
+	cfg.Sigma = -1
+	_, err := mmaes.New(cfg)
+	fmt.Println(err)
+	cfg = mmaes.DefaultConfig(3)
+	cfg.Mean = []float64{0, math.NaN(), 0}
+	_, err = mmaes.New(cfg)
+	fmt.Println(err)
+	// Output:
+	// mmaes: invalid config: Sigma: -1: must be finite and > 0
+	// mmaes: invalid config: Mean[1]: NaN: must be finite
+}
+
+// Save a run and continue it later (here in the same process): the result is
+// the run never interrupted, bit for bit.
+func ExampleOptimizer_MarshalBinary() {
+	cfg := mmaes.DefaultConfig(5)
+	cfg.MaxGenerations = 100
+	f := func(x []float64) float64 { return math.Abs(x[0]) + x[1]*x[1] + x[2]*x[2] + x[3]*x[3] + x[4]*x[4] }
+
+	whole, _ := mmaes.New(cfg)
+	want, _ := whole.Optimize(context.Background(), f)
+
+	part, _ := mmaes.New(cfg)
+	fit := make([]float64, part.Lambda())
+	for g := 0; g < 40; g++ {
+		for i, x := range part.Ask() {
+			fit[i] = f(x)
+		}
+		part.Tell(fit)
+	}
+	data, err := part.MarshalBinary()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	var resumed mmaes.Optimizer
+	if err := resumed.UnmarshalBinary(data); err != nil {
+		fmt.Println(err)
+		return
+	}
+	got, _ := resumed.Optimize(context.Background(), f)
+	a, _ := whole.MarshalBinary()
+	b, _ := resumed.MarshalBinary()
+	fmt.Println(got.Generations, got.F == want.F, bytes.Equal(a, b))
+	// Output:
+	// 100 true true
+}

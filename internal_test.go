@@ -1,0 +1,138 @@
+package mmaes
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestRank checks the ranking policy against a plain stable sort with an
+// explicit key: NaN last, ±Inf by value, ties by index.
+func TestRank(t *testing.T) {
+	inf, nan := math.Inf(1), math.NaN()
+	vals := []float64{nan, inf, -inf, 0, math.Copysign(0, -1), 1, -1, 1e308, -1e308, 5e-324}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 2000; trial++ {
+		lam := 2 + rng.IntN(40)
+		fit := make([]float64, lam)
+		for i := range fit {
+			if rng.IntN(3) == 0 {
+				fit[i] = rng.NormFloat64()
+			} else {
+				fit[i] = vals[rng.IntN(len(vals))]
+			}
+		}
+		idx := make([]int, lam)
+		valid := rank(idx, fit)
+		want := make([]int, lam)
+		for i := range want {
+			want[i] = i
+		}
+		key := func(i int) (int, float64) {
+			if math.IsNaN(fit[i]) {
+				return 1, 0
+			}
+			return 0, fit[i]
+		}
+		slices.SortStableFunc(want, func(i, j int) int {
+			ki, vi := key(i)
+			kj, vj := key(j)
+			switch {
+			case ki != kj:
+				return ki - kj
+			case vi < vj:
+				return -1
+			case vi > vj:
+				return 1
+			}
+			return 0
+		})
+		nv := 0
+		for _, f := range fit {
+			if !math.IsNaN(f) {
+				nv++
+			}
+		}
+		if !slices.Equal(idx, want) || valid != nv {
+			t.Fatalf("rank(%v) = %v (%d valid), want %v (%d)", fit, idx, valid, want, nv)
+		}
+	}
+}
+
+func TestCoefficients(t *testing.T) {
+	for _, c1 := range []float64{0.343, 0.1, 1e-3, 1e-8} {
+		// The limit at q = 0.
+		if b := ecmaCoef(c1, 0); math.Abs(b-c1/(2*math.Sqrt(1-c1))) > 1e-16*b {
+			t.Errorf("ecmaCoef(%g, 0) = %v", c1, b)
+		}
+		_, bi := invCoef(c1, 0)
+		if want := -c1 / (2 * math.Pow(1-c1, 1.5)); math.Abs(bi-want) > 1e-15*math.Abs(want) {
+			t.Errorf("invCoef(%g, 0) = %v, want %v", c1, bi, want)
+		}
+		for _, nq := range []float64{1e-3, 0.5, 3, 100} {
+			x := c1 / (1 - c1) * nq * nq
+			if x < 1e-6 {
+				continue // the paper's form cancels to a few digits there
+			}
+			paper := math.Sqrt(1-c1) / (nq * nq) * (math.Sqrt(1+x) - 1)
+			if b := ecmaCoef(c1, nq); math.Abs(b-paper) > 1e-6*paper {
+				t.Errorf("ecmaCoef(%g, %g) = %v, paper %v", c1, nq, b, paper)
+			}
+			paperInv := 1 / (math.Sqrt(1-c1) * nq * nq) * (1/math.Sqrt(1+x) - 1)
+			if _, bi := invCoef(c1, nq); math.Abs(bi-paperInv) > 1e-6*math.Abs(paperInv) {
+				t.Errorf("invCoef(%g, %g) = %v, paper %v", c1, nq, bi, paperInv)
+			}
+		}
+		if b := ecmaCoef(c1, math.Inf(1)); b != 0 {
+			t.Errorf("ecmaCoef(‖q‖ = Inf) = %v", b)
+		}
+	}
+}
+
+// TestRowBound checks that rowA bounds the row norms of A over a run, and is
+// exact after each scan.
+func TestRowBound(t *testing.T) {
+	for _, u := range []Update{MMA, ECMA, Cholesky} {
+		for _, n := range []int{3, 65, 130} {
+			cfg := DefaultConfig(n)
+			cfg.Update = u
+			cfg.MaxGenerations = 200
+			o, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fit := make([]float64, o.lambda)
+			for o.reason == NotStopped {
+				xs := o.Ask()
+				for i, x := range xs {
+					fit[i] = 0
+					for j, v := range x {
+						fit[i] += float64(j+1) * v * v
+					}
+				}
+				bound, boundInv := o.rowA, o.rowAInv
+				if err := o.Tell(fit); err != nil {
+					t.Fatal(err)
+				}
+				_ = bound
+				bound, boundInv = o.rowA, o.rowAInv
+				o.scanA()
+				if o.rowA > bound {
+					t.Fatalf("%v n=%d gen %d: max row norm %v > bound %v", u, n, o.gen, o.rowA, bound)
+				}
+				if o.gen%scanEvery(n) == 0 && o.rowA != bound {
+					t.Fatalf("%v n=%d gen %d: bound %v not exact after a scan (%v)", u, n, o.gen, bound, o.rowA)
+				}
+				o.rowA = bound
+				if o.ainv != nil {
+					o.scanAInv()
+					if o.rowAInv > boundInv {
+						t.Fatalf("%v n=%d: A_inv row norm %v > bound %v", u, n, o.rowAInv, boundInv)
+					}
+					o.rowAInv = boundInv
+				}
+			}
+		}
+	}
+}

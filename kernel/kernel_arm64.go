@@ -1,0 +1,111 @@
+//go:build gc && !purego
+
+package kernel
+
+func init() {
+	// Advanced SIMD (NEON) is part of every arm64 processor.
+	useNEON = true
+}
+
+// Dispatch: each function uses NEON unless a test turned it off.
+
+func mulVecs(y, a []float64, n int, x []float64, k int) {
+	if !useNEON || n < tileRows {
+		mulVecsGeneric(y, a, n, x, k)
+		return
+	}
+	mulVecsTiled(y, a, n, x, k)
+}
+
+func mulVec(y, a []float64, n int, x []float64) {
+	if !useNEON || n < tileRows {
+		mulVecGeneric(y, a, n, x)
+		return
+	}
+	mulVecTiled(y, a, n, x)
+}
+
+// tileVecs is the number of vectors in the register tile of tileMain.
+func tileVecs() int { return 4 }
+
+func tileMain(y, a, x []float64, n int) { tile4x4NEON(y, a, x, n) }
+
+func tileRowsVec(y, a, x []float64, n int) { tile4x1NEON(y, a, x, n) }
+
+func scaleAddOuter(a []float64, n, rows int, alpha, beta float64, p, v []float64) {
+	if !useNEON {
+		scaleAddOuterGeneric(a, n, rows, alpha, beta, p, v)
+		return
+	}
+	scaleAddOuterNEON(a, n, rows, alpha, beta, p, v)
+}
+
+func dot(x, y []float64) float64 {
+	if !useNEON {
+		return dotGeneric(x, y)
+	}
+	return dotNEON(x, y)
+}
+
+func axpby(alpha float64, x []float64, beta float64, y []float64) {
+	if !useNEON {
+		axpbyGeneric(alpha, x, beta, y)
+		return
+	}
+	axpbyNEON(alpha, x, beta, y)
+}
+
+func scale(alpha float64, x []float64) {
+	if !useNEON {
+		scaleGeneric(alpha, x)
+		return
+	}
+	scaleNEON(alpha, x)
+}
+
+// The assembly (kernel_arm64.s). Each function assumes the checks of its
+// caller passed: the lengths below hold and n ≥ 1 (tiles: n ≥ 4 rows exist).
+// Rows of a and vectors of x and y are n elements apart.
+//
+// The dot products (tiles and dotNEON) sum in one fixed order that depends
+// only on n; tile4x1NEON sums each row exactly as dotNEON does, so MulVec and
+// Dot of a row of A give the same bits.
+
+// tile4x4NEON computes a 4×4 register tile of MulVecs:
+//
+//	for j < 4, i < 4: y[j*n+i] = Σ_c a[i*n+c]·x[j*n+c]
+//
+// len(a) ≥ 4n, len(x) ≥ 4n, len(y) ≥ 3n+4.
+//
+//go:noescape
+func tile4x4NEON(y, a, x []float64, n int)
+
+// tile4x1NEON computes y[i] = Σ_c a[i*n+c]·x[c] for i < 4:
+// len(a) ≥ 4n, len(x) ≥ n, len(y) ≥ 4.
+//
+//go:noescape
+func tile4x1NEON(y, a, x []float64, n int)
+
+// scaleAddOuterNEON computes, for i < rows, j < n:
+//
+//	a[i*n+j] = fma(β·p[i], v[j], α·a[i*n+j])
+//
+// len(a) ≥ rows·n, len(p) ≥ rows, len(v) ≥ n.
+//
+//go:noescape
+func scaleAddOuterNEON(a []float64, n, rows int, alpha, beta float64, p, v []float64)
+
+// dotNEON returns Σ x[i]·y[i], len(y) ≥ len(x) ≥ 1.
+//
+//go:noescape
+func dotNEON(x, y []float64) float64
+
+// axpbyNEON computes y[i] = fma(α, x[i], β·y[i]) for i < len(x) ≤ len(y).
+//
+//go:noescape
+func axpbyNEON(alpha float64, x []float64, beta float64, y []float64)
+
+// scaleNEON computes x[i] = α·x[i].
+//
+//go:noescape
+func scaleNEON(alpha float64, x []float64)

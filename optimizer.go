@@ -1,0 +1,405 @@
+package mmaes
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+
+	"github.com/mmaes-go/mmaes/kernel"
+)
+
+// An Optimizer runs one (μ/μ_w, λ)-MMA-ES (or eCMA-ES, or Cholesky CMA-ES)
+// minimization. Make it with New (or restore one with UnmarshalBinary), then
+// either call Optimize or drive it with Ask and Tell. It is not safe for
+// concurrent use; distinct Optimizers share no mutable state.
+type Optimizer struct {
+	cfg Config // validated copy; cfg.Mean is nil
+	par Params
+
+	n, lambda, mu int
+	cp, cs        float64 // √(c(2−c)μ_eff), √(c_σ(2−c_σ)μ_eff)
+
+	src *rand.PCG
+	rng *rand.Rand
+
+	sigma float64
+	m     []float64 // mean
+	a     []float64 // A, n×n row-major
+	ainv  []float64 // A_inv (Cholesky only), n×n row-major
+	p     []float64
+	v     []float64
+	s     []float64
+
+	// Scratch, all allocated in New: the next mean and paths (swapped in
+	// when the update is accepted), z_w, y_w, u = A_inv·p and w = uᵀA_inv.
+	mNew, pNew, vNew, sNew []float64
+	zw, yw, u, w           []float64
+
+	// The population: λ×n row-major z_i, y_i = A·z_i, x_i = m + σ·y_i, and
+	// the candidate views handed out by Ask.
+	z, y, x []float64
+	xs      [][]float64
+	evalBuf []float64 // Optimize's fitness values
+	fit     []float64 // Tell's copy of the fitness values
+	idx     []int     // ranking: idx[k] is the k-th best candidate
+
+	bestX   []float64
+	bestF   float64
+	hasBest bool
+
+	hist    []float64 // TolFun: ring buffer of the best value per generation
+	histPos int
+	histLen int
+
+	gen, evals int
+	reason     Reason
+	asked      bool
+
+	// Upper bounds of the largest row norm of A and A_inv, exact after a
+	// scan (stop.go).
+	rowA, rowAInv float64
+}
+
+// A Result summarizes a run.
+type Result struct {
+	// X is a copy of the best point evaluated so far (the initial mean
+	// before any non-NaN fitness value was told), and F its fitness (NaN if
+	// none).
+	X []float64
+	F float64
+	// Evals and Generations count the fitness values and the generations
+	// told so far.
+	Evals       int
+	Generations int
+	// Reason says why the run stopped (NotStopped if it has not; Canceled
+	// in the Result of an Optimize call whose context was cancelled).
+	Reason Reason
+}
+
+// New validates cfg and returns an Optimizer at generation 0: mean cfg.Mean,
+// step size cfg.Sigma, A = I (and A_inv = I), all paths zero. Every buffer
+// the run needs is allocated here. An invalid cfg gives an error that wraps
+// ErrInvalidConfig and is a *ConfigError naming the field.
+func New(cfg Config) (*Optimizer, error) {
+	par, err := resolve(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	o := newOptimizer(cfg, par)
+	if cfg.Mean != nil {
+		copy(o.m, cfg.Mean)
+	}
+	o.src = rand.NewPCG(cfg.Seed, cfg.Seed^pcgStream)
+	o.rng = rand.New(o.src)
+	o.sigma = cfg.Sigma
+	for i := 0; i < o.n; i++ {
+		o.a[i*o.n+i] = 1
+		if o.ainv != nil {
+			o.ainv[i*o.n+i] = 1
+		}
+	}
+	o.rowA, o.rowAInv = 1, 1
+	copy(o.bestX, o.m)
+	o.bestF = math.NaN()
+	return o, nil
+}
+
+// pcgStream is the second PCG seed word, fixed so that Seed alone picks the
+// stream.
+const pcgStream = 0x9e3779b97f4a7c15
+
+// newOptimizer allocates an Optimizer's buffers for a validated config; the
+// state is zero and the generator unset.
+func newOptimizer(cfg Config, par Params) *Optimizer {
+	n, lambda := cfg.Dim, par.Lambda
+	cfg.Mean = nil
+	o := &Optimizer{
+		cfg: cfg, par: par,
+		n: n, lambda: lambda, mu: par.Mu,
+		cp: math.Sqrt(par.C * (2 - par.C) * par.MuEff),
+		cs: math.Sqrt(par.CSigma * (2 - par.CSigma) * par.MuEff),
+	}
+	// One backing array for the vectors keeps them close in memory.
+	nv := 17
+	vec := make([]float64, nv*n)
+	next := func() []float64 {
+		v := vec[:n:n]
+		vec = vec[n:]
+		return v
+	}
+	o.m, o.p, o.v, o.s = next(), next(), next(), next()
+	o.mNew, o.pNew, o.vNew, o.sNew = next(), next(), next(), next()
+	o.zw, o.yw, o.u, o.w = next(), next(), next(), next()
+	o.bestX = next()
+	o.a = make([]float64, n*n)
+	if cfg.Update == Cholesky {
+		o.ainv = make([]float64, n*n)
+	}
+	pop := make([]float64, 3*lambda*n)
+	o.z, o.y, o.x = pop[:lambda*n:lambda*n], pop[lambda*n:2*lambda*n:2*lambda*n], pop[2*lambda*n:]
+	o.xs = make([][]float64, lambda)
+	o.evalBuf = make([]float64, lambda)
+	o.fit = make([]float64, lambda)
+	o.idx = make([]int, lambda)
+	o.hist = make([]float64, par.TolFunHist)
+	return o
+}
+
+// Ask returns the λ candidates of the current generation, to be evaluated
+// and passed (their fitness values, in the same order) to Tell. The vectors
+// are views into the optimizer's buffer: valid until the next Tell, and
+// changing them does not change the update (which uses the sampled steps
+// y_i, as the paper does). Asking again before Tell returns the same
+// candidates; no random numbers are drawn. After the run stopped (and for an
+// uninitialized Optimizer) Ask returns nil: see Reason. Ask does not
+// allocate.
+func (o *Optimizer) Ask() [][]float64 {
+	if o.n == 0 || o.reason != NotStopped {
+		return nil
+	}
+	if !o.asked {
+		if !o.sample() {
+			o.reason = NumericalBreakdown
+			return nil
+		}
+		o.asked = true
+	}
+	n := o.n
+	for i := range o.xs {
+		o.xs[i] = o.x[i*n : i*n+n : i*n+n]
+	}
+	return o.xs
+}
+
+// sample draws z_i ~ N(0, I), computes Y = A·Z with one kernel call and
+// x_i = m + σ·y_i, and reports whether every candidate is finite.
+func (o *Optimizer) sample() bool {
+	for i := range o.z {
+		o.z[i] = o.rng.NormFloat64()
+	}
+	o.fillXY()
+	for _, xi := range o.x {
+		if !finite(xi) {
+			return false
+		}
+	}
+	return true
+}
+
+// fillXY computes Y = A·Z and X = m + σ·Y from Z.
+func (o *Optimizer) fillXY() {
+	n := o.n
+	kernel.MulVecs(o.y, o.a, n, o.z, o.lambda)
+	for i := 0; i < o.lambda; i++ {
+		xi := o.x[i*n : i*n+n]
+		copy(xi, o.m)
+		kernel.Axpy(o.sigma, o.y[i*n:i*n+n], xi)
+	}
+}
+
+// Tell passes the fitness values of the candidates of the last Ask (lower
+// is better) and updates the distribution. See the package doc for how NaN
+// and ±Inf rank. It returns ErrLength or ErrNotAsked, changing nothing, for
+// a wrong length or a Tell without an Ask; after the run stopped it returns
+// an error that wraps ErrStopped and names the reason (also from Reason).
+// Tell copies fitness and does not allocate.
+func (o *Optimizer) Tell(fitness []float64) error {
+	switch {
+	case o.n == 0:
+		return ErrNotInitialized
+	case o.reason != NotStopped:
+		return stopErrs[o.reason]
+	case !o.asked:
+		return ErrNotAsked
+	case len(fitness) != o.lambda:
+		return ErrLength
+	}
+	copy(o.fit, fitness)
+	o.asked = false
+	o.gen++
+	o.evals += o.lambda
+
+	valid := rank(o.idx, o.fit)
+	if valid == 0 {
+		o.stop(AllNaN)
+		return nil
+	}
+	n := o.n
+	genBest := o.fit[o.idx[0]]
+	genRange := o.fit[o.idx[valid-1]] - genBest
+	if !o.hasBest || genBest < o.bestF {
+		copy(o.bestX, o.x[o.idx[0]*n:o.idx[0]*n+n])
+		o.bestF, o.hasBest = genBest, true
+	}
+	o.hist[o.histPos] = genBest
+	o.histPos++
+	if o.histPos == len(o.hist) {
+		o.histPos = 0
+	}
+	o.histLen = min(o.histLen+1, len(o.hist))
+
+	if !o.update() {
+		o.stop(NumericalBreakdown)
+		return nil
+	}
+	o.stop(o.checkStop(genRange))
+	return nil
+}
+
+// stop records r (if it is a stop) and calls the observer.
+func (o *Optimizer) stop(r Reason) {
+	o.reason = r
+	if o.cfg.Observer != nil {
+		o.cfg.Observer(o)
+	}
+}
+
+// Optimize minimizes f: it runs generations (Ask, f on each candidate, Tell)
+// until a stop criterion fires or ctx is cancelled, and returns the best
+// point seen. The error is nil when the run stopped on a criterion or budget
+// (see Result.Reason), wraps ErrBreakdown or ErrAllNaN when it failed (the
+// Result still holds the best point seen), and is ctx.Err() when ctx was
+// cancelled: then Result.Reason is Canceled but the optimizer itself has not
+// stopped, so Optimize (or Ask/Tell) can continue the run exactly. ctx is
+// checked before each evaluation. A pending Ask is evaluated first. Called
+// on a stopped run, Optimize returns at once. Apart from the copy of the
+// best point in the Result, Optimize allocates nothing.
+func (o *Optimizer) Optimize(ctx context.Context, f func(x []float64) float64) (Result, error) {
+	if o.n == 0 {
+		return Result{}, ErrNotInitialized
+	}
+	if f == nil {
+		return o.Result(), ErrNilObjective
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	done := ctx.Done()
+	for o.reason == NotStopped {
+		xs := o.Ask()
+		if xs == nil {
+			break
+		}
+		for i, x := range xs {
+			if done != nil {
+				select {
+				case <-done:
+					res := o.Result()
+					res.Reason = Canceled
+					return res, ctx.Err()
+				default:
+				}
+			}
+			o.evalBuf[i] = f(x)
+		}
+		if err := o.Tell(o.evalBuf); err != nil {
+			break // unreachable: the run is live and asked, the length right
+		}
+	}
+	res := o.Result()
+	if res.Reason.Failed() {
+		return res, stopErrs[res.Reason]
+	}
+	return res, nil
+}
+
+// Result returns the best point seen (a copy), its fitness, the counters
+// and the stop reason.
+func (o *Optimizer) Result() Result {
+	if o.n == 0 {
+		return Result{F: math.NaN()}
+	}
+	return Result{
+		X:           append([]float64(nil), o.bestX...),
+		F:           o.bestF,
+		Evals:       o.evals,
+		Generations: o.gen,
+		Reason:      o.reason,
+	}
+}
+
+// Reason returns why the run stopped, or NotStopped.
+func (o *Optimizer) Reason() Reason { return o.reason }
+
+// Err returns nil while the run goes on, else the error Tell returns: it
+// wraps ErrStopped (and ErrBreakdown or ErrAllNaN for a failure) and names
+// the reason.
+func (o *Optimizer) Err() error {
+	if o.reason == NotStopped {
+		return nil
+	}
+	return stopErrs[o.reason]
+}
+
+// Read-only accessors. The slices are views of the optimizer's state: valid
+// until the next Tell (or UnmarshalBinary), and not to be modified.
+
+// Dim returns the dimension n.
+func (o *Optimizer) Dim() int { return o.n }
+
+// Lambda returns the population size λ.
+func (o *Optimizer) Lambda() int { return o.lambda }
+
+// Mu returns the number of parents μ.
+func (o *Optimizer) Mu() int { return o.mu }
+
+// Update returns the matrix update rule.
+func (o *Optimizer) Update() Update { return o.cfg.Update }
+
+// Generation returns the number of generations told.
+func (o *Optimizer) Generation() int { return o.gen }
+
+// Evals returns the number of fitness values told.
+func (o *Optimizer) Evals() int { return o.evals }
+
+// Sigma returns the step size σ.
+func (o *Optimizer) Sigma() float64 { return o.sigma }
+
+// Mean returns the mean m (a view, valid until the next Tell).
+func (o *Optimizer) Mean() []float64 { return o.m }
+
+// A returns the mutation matrix A, n×n row-major: A[i][j] is A()[i*n+j] (a
+// view, valid until the next Tell; the candidates are x_i = m + σ·A·z_i).
+func (o *Optimizer) A() []float64 { return o.a }
+
+// AInv returns A_inv, the inverse factor the Cholesky update keeps (a view
+// as for A), or nil for the other updates.
+func (o *Optimizer) AInv() []float64 { return o.ainv }
+
+// P returns the p-path (a view, valid until the next Tell).
+func (o *Optimizer) P() []float64 { return o.p }
+
+// V returns the v-path (a view, valid until the next Tell).
+func (o *Optimizer) V() []float64 { return o.v }
+
+// S returns the s-path of the step-size adaptation (a view, valid until the
+// next Tell).
+func (o *Optimizer) S() []float64 { return o.s }
+
+// BestX returns the best point seen (a view, valid until the next Tell);
+// BestF returns its fitness (NaN if none yet).
+func (o *Optimizer) BestX() []float64 { return o.bestX }
+
+// BestF returns the best fitness value seen, NaN before the first.
+func (o *Optimizer) BestF() float64 {
+	if !o.hasBest {
+		return math.NaN()
+	}
+	return o.bestF
+}
+
+// Params returns the resolved strategy parameters (with a copy of the
+// weights).
+func (o *Optimizer) Params() Params {
+	p := o.par
+	p.Weights = append([]float64(nil), p.Weights...)
+	return p
+}
+
+// Config returns the configuration the optimizer runs with (Mean is nil: see
+// Mean for the current mean).
+func (o *Optimizer) Config() Config { return o.cfg }
+
+// SetObserver replaces the observer (Config.Observer), for instance after
+// UnmarshalBinary, which does not restore it.
+func (o *Optimizer) SetObserver(fn func(*Optimizer)) { o.cfg.Observer = fn }
