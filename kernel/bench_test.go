@@ -24,44 +24,19 @@ var benchSizes = []int{16, 63, 64, 256, 1024, 4096}
 // lambda is the paper's population size 4+⌊3 ln n⌋.
 func lambda(n int) int { return 4 + int(3*math.Log(float64(n))) }
 
-// benchPaths runs body once per path available at start-up as a
-// sub-benchmark named impl=<path>, restoring the flags afterwards.
+// benchPaths runs body once per path available at start-up (allPaths in
+// kernel_test.go) as a sub-benchmark named impl=<path>, restoring the flags
+// afterwards.
 func benchPaths(b *testing.B, body func(b *testing.B)) {
-	for _, p := range availablePaths() {
+	for _, p := range allPaths() {
+		if !p.avail {
+			continue
+		}
 		b.Run("impl="+p.name, func(b *testing.B) {
-			defer p.set()()
+			defer setPath(p)()
 			body(b)
 		})
 	}
-}
-
-type path struct {
-	name string
-	set  func() (restore func())
-}
-
-// availablePaths lists the paths this machine can run, widest first; set
-// switches to it and returns a function that restores the previous flags.
-func availablePaths() []path {
-	avx512, avx2, neon := useAVX512, useAVX2, useNEON
-	setter := func(a512, a2, ne bool) func() func() {
-		return func() func() {
-			s512, s2, sn := useAVX512, useAVX2, useNEON
-			useAVX512, useAVX2, useNEON = a512, a2, ne
-			return func() { useAVX512, useAVX2, useNEON = s512, s2, sn }
-		}
-	}
-	var ps []path
-	if avx512 {
-		ps = append(ps, path{"avx512", setter(true, true, false)})
-	}
-	if avx2 {
-		ps = append(ps, path{"avx2", setter(false, true, false)})
-	}
-	if neon {
-		ps = append(ps, path{"neon", setter(false, false, true)})
-	}
-	return append(ps, path{"generic", setter(false, false, false)})
 }
 
 func randSlice(r *rand.Rand, n int) []float64 {

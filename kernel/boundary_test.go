@@ -65,7 +65,11 @@ func faultCheck(t *testing.T, what string, f func()) {
 	t.Helper()
 	defer func() {
 		if r := recover(); r != nil {
-			t.Errorf("%s: %v (an access outside the slices)", what, r)
+			if f, ok := r.(interface{ Addr() uintptr }); ok {
+				t.Errorf("%s: %v: a memory fault at %#x (an access outside the slices)", what, r, f.Addr())
+				return
+			}
+			t.Errorf("%s: panic: %v", what, r)
 		}
 	}()
 	f()

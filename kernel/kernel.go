@@ -1,7 +1,7 @@
 // Package kernel holds the numerical hot paths of MMA-ES: sampling a whole
 // population through the mutation matrix (y_i = A·z_i), the fused
-// scale-plus-outer-product update A ← α·A + β·p·vᵀ, and the vector helpers the
-// optimizer needs.
+// scale-plus-outer-product update A ← α·A + β·p·vᵀ and its rank-k form
+// A ← α·A + Σ_t β_t·p_t·q_tᵀ, and the vector helpers the optimizer needs.
 //
 // Matrices are flat row-major []float64: an n×n matrix A is a slice of length
 // n·n with A[i][j] at a[i*n+j]. A population of k vectors of length n is a
@@ -192,6 +192,97 @@ func ScaleAddOuter(a []float64, n int, alpha, beta float64, p, v []float64) {
 // into assembly handles at most (0.5 MiB of A, a few tens of microseconds).
 const scaleAddOuterBlock = 1 << 16
 
+// ScaleAddRankK applies the fused rank-k update
+//
+//	A ← α·A + Σ_{t<k} β[t]·p_t·q_tᵀ,   that is
+//	a[i*n+j] = α·a[i*n+j] + Σ_t (β[t]·p_t[i])·q_t[j],
+//
+// to the n×n row-major matrix a in one pass over A, where p_t =
+// p[t*n:(t+1)*n] and q_t = q[t*n:(t+1)*n] are the rows of the k×n blocks p
+// and q. It is the rank-μ update of CMA-ES (and folds deferred rank-one
+// terms); k = 1 is ScaleAddOuter, k = 0 is A ← α·A.
+//
+// Every path rounds the coefficient c_t = β[t]·p_t[i] once, then computes
+// each element as a chain over t in increasing order: s = α·a[i*n+j], then
+// s = s + c_t·q_t[j] for t = 0, 1, …, k−1 (a fused multiply-add on the SIMD
+// paths), and stores s. beta, p and q must not overlap a.
+func ScaleAddRankK(a []float64, n int, alpha float64, beta []float64, p, q []float64, k int) {
+	if n < 0 || k < 0 {
+		panic("kernel: negative size")
+	}
+	if mulOverflows(n, n) || mulOverflows(k, n) {
+		panic("kernel: size overflows int")
+	}
+	if len(a) < n*n {
+		panic("kernel: short a")
+	}
+	if len(beta) < k {
+		panic("kernel: short beta")
+	}
+	if len(p) < k*n {
+		panic("kernel: short p")
+	}
+	if len(q) < k*n {
+		panic("kernel: short q")
+	}
+	if n == 0 {
+		return
+	}
+	a, beta, p, q = a[:n*n], beta[:k], p[:k*n], q[:k*n]
+	if overlaps(a, beta) || overlaps(a, p) || overlaps(a, q) {
+		panic("kernel: a overlaps beta, p or q")
+	}
+	if k == 0 {
+		scale(alpha, a)
+		return
+	}
+	// Each call covers a panel of columns of a block of rows and a chunk of
+	// at most rankKChunk terms (the assembly keeps the coefficients
+	// β[t]·p_t[i] of a row in a fixed frame). The panel is narrow enough
+	// that the terms' part of q (kc×w) stays in L1 across the rows; A is
+	// still read and written once. More terms are done chunk by chunk on the
+	// same block, still in cache, with α on the first chunk and 1 on the
+	// others: 1·s is exact, so the bits are those of one chain over all k
+	// terms.
+	kc0 := min(k, rankKChunk)
+	cols := n
+	if k > 1 && kc0*n > rankKPanel {
+		cols = (rankKPanel / kc0) &^ 15 // ≥ 128, < n
+	}
+	for c0 := 0; c0 < n; c0 += cols {
+		w := min(cols, n-c0)
+		rows := max(1, rankKBlock/(w*(kc0+1)))
+		for i0 := 0; i0 < n; i0 += rows {
+			r := min(rows, n-i0)
+			blk := a[i0*n+c0 : (i0+r-1)*n+c0+w]
+			s := alpha
+			for t0 := 0; t0 < k; t0 += rankKChunk {
+				kc := min(rankKChunk, k-t0)
+				// p_t[i0+i] for t < kc, i < r is pc[t*n+i]; q_t[c0+j] for
+				// j < w is qc[t*n+j].
+				pc := p[t0*n+i0 : (t0+kc-1)*n+i0+r]
+				qc := q[t0*n+c0 : (t0+kc-1)*n+c0+w]
+				scaleAddRankK(blk, n, r, w, s, beta[t0:t0+kc], pc, qc, kc)
+				s = 1
+			}
+		}
+	}
+}
+
+// The blocking of ScaleAddRankK. An assembly call handles at most rankKChunk
+// terms and about rankKBlock multiply-adds (rows·w·(terms+1)), so that no
+// call runs for long (assembly is not preempted asynchronously; 2¹⁷
+// multiply-adds are well under 0.1 ms on any path). When the k rows of q
+// hold more than rankKPanel elements (16 KiB, half of a small L1), the
+// columns are split into panels of a multiple of 16 columns with at most
+// rankKPanel elements of q: without them each row would stream all of q
+// from L2. (One term is left whole, as in ScaleAddOuter: it streams A.)
+const (
+	rankKChunk = 16
+	rankKBlock = 1 << 17
+	rankKPanel = 2048
+)
+
 // Dot returns xᵀy. x and y must have the same length.
 func Dot(x, y []float64) float64 {
 	if len(x) != len(y) {
@@ -251,7 +342,7 @@ func Scale(alpha float64, x []float64) {
 // WeightedSum sets dst to the weighted sum of selected rows of the k×n block
 // x: dst = Σ_i w[i]·x[rows[i]*n:(rows[i]+1)*n], for i < len(w). rows must have
 // at least len(w) entries, each in [0, len(x)/n). It is the recombination
-// step of MMA-ES (z_w, y_w). dst must not overlap x.
+// step of MMA-ES (z_w, y_w). dst must not overlap x or w; for n = 0 it does nothing.
 func WeightedSum(dst, w, x []float64, n int, rows []int) {
 	if n < 0 {
 		panic("kernel: negative size")
@@ -262,17 +353,17 @@ func WeightedSum(dst, w, x []float64, n int, rows []int) {
 	if len(rows) < len(w) {
 		panic("kernel: short rows")
 	}
+	if n == 0 {
+		return // every row is empty
+	}
 	for _, r := range rows[:len(w)] {
-		if r < 0 || r >= len(x)/max(n, 1) {
+		if r < 0 || r >= len(x)/n {
 			panic("kernel: row out of range")
 		}
 	}
-	if n == 0 {
-		return
-	}
 	dst = dst[:n]
-	if overlaps(dst, x) {
-		panic("kernel: dst overlaps x")
+	if overlaps(dst, x) || overlaps(dst, w) {
+		panic("kernel: dst overlaps x or w")
 	}
 	clear(dst)
 	for i, wi := range w {

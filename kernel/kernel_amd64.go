@@ -131,6 +131,24 @@ func scaleAddOuter(a []float64, n, rows int, alpha, beta float64, p, v []float64
 	}
 }
 
+// scaleAddRankK hands one term (k = 1) on whole rows to the rank-one
+// kernels: they compute the same fma(fl(β[0]·p[i]), q[j], fl(α·a[i*n+j])),
+// bit for bit, with less work per row (it shows at n = 16).
+func scaleAddRankK(a []float64, n, rows, cols int, alpha float64, beta, p, q []float64, k int) {
+	switch {
+	case useAVX512 && k == 1 && cols == n:
+		scaleAddOuterAVX512(a, n, rows, alpha, beta[0], p, q)
+	case useAVX2 && k == 1 && cols == n:
+		scaleAddOuterAVX2(a, n, rows, alpha, beta[0], p, q)
+	case useAVX512:
+		scaleAddRankKAVX512(a, n, rows, cols, alpha, beta, p, q, k)
+	case useAVX2:
+		scaleAddRankKAVX2(a, n, rows, cols, alpha, beta, p, q, k)
+	default:
+		scaleAddRankKGeneric(a, n, rows, cols, alpha, beta, p, q, k)
+	}
+}
+
 func dot(x, y []float64) float64 {
 	switch {
 	case useAVX512:
@@ -206,6 +224,29 @@ func scaleAddOuterAVX512(a []float64, n, rows int, alpha, beta float64, p, v []f
 //
 //go:noescape
 func scaleAddOuterAVX2(a []float64, n, rows int, alpha, beta float64, p, v []float64)
+
+// scaleAddRankKAVX512 computes, for i < rows, j < cols, the chain of
+// ScaleAddRankK (rows of a, p and q are n apart; cols ≤ n is a panel):
+//
+//	s := α·a[i*n+j]
+//	for t := 0; t < k; t++ { s = fma(β[t]·p[t*n+i], q[t*n+j], s) }
+//	a[i*n+j] = s
+//
+// It needs assembly for the fma chains: per row it rounds the k coefficients
+// β[t]·p[t*n+i] once into its frame, then runs 16 columns at a time through
+// all k terms in registers, so A is read and written once while the k×cols
+// panel of q stays in cache across the rows. len(a) ≥ (rows−1)·n+cols,
+// len(beta) ≥ k, len(p) ≥ (k−1)·n+rows, len(q) ≥ (k−1)·n+cols;
+// rows, cols ≥ 1, 1 ≤ k ≤ rankKChunk.
+//
+//go:noescape
+func scaleAddRankKAVX512(a []float64, n, rows, cols int, alpha float64, beta, p, q []float64, k int)
+
+// scaleAddRankKAVX2 is scaleAddRankKAVX512 with AVX2 and FMA (8 columns at a
+// time).
+//
+//go:noescape
+func scaleAddRankKAVX2(a []float64, n, rows, cols int, alpha float64, beta, p, q []float64, k int)
 
 // dotAVX512 returns Σ x[i]·y[i], len(y) ≥ len(x) ≥ 1.
 //

@@ -1232,3 +1232,249 @@ panel_next:
 	JNZ  panel_block
 	VZEROUPPER
 	RET
+
+// ---------------------------------------------------------------------------
+// The rank-k update: for each row i, the coefficients c_t = p[t*n+i]·β[t]
+// (t < k ≤ 16) are rounded once into the frame; then for each block of the
+// cols columns s = α·a[i*n+j], s = fma(c_t, q[t*n+j], s) for t = 0, 1, …,
+// k−1. Rows of a, p and q are n apart (cols ≤ n: a panel of columns).
+//
+// Registers shared by both paths:
+//   DI  a: the current columns of the current row
+//   DX  rows left
+//   R8  NBYTES, the stride between the rows of a, p and q
+//   R10 cols
+//   R11 &coef[k], the end of the coefficients in the frame, indexed by AX
+//   R12 &p[i]: p_0[i] of the current row
+//   R13 k
+//   AX  t−k: runs from −k up to 0, so (R11)(AX*8) is c_t
+//   SI  &q[0][j], the columns of the current block
+//   R9  &q[t][j] (&p[t][i] while computing the coefficients)
+//   BX  blocks of columns left in the row (&β[k] while computing the
+//       coefficients)
+//   CX  the column tail (cols mod 8, cols mod 4)
+// The frame holds coef[16] and gap = (n − cols)·8, the bytes from the end of
+// a row's panel to the start of the next.
+
+// ROW_COEFS stores coef[t] = p[t*n+i]·β[t] for t < k in the frame, with
+// BX = β on entry, then moves R12 to the next row's p. (FP arguments stay
+// outside macros: go vet's asmdecl would check them against the function
+// above the #define.)
+#define ROW_COEFS(label) \
+	LEAQ   (BX)(R13*8), BX      \
+	MOVQ   R12, R9              \
+	MOVQ   R13, AX              \
+	NEGQ   AX                   \
+label:                          \
+	VMOVSD (R9), X0             \
+	VMULSD (BX)(AX*8), X0, X0   \
+	VMOVSD X0, (R11)(AX*8)      \
+	ADDQ   R8, R9               \
+	INCQ   AX                   \
+	JNZ    label                \
+	ADDQ   $8, R12
+
+// func scaleAddRankKAVX512(a []float64, n, rows, cols int, alpha float64, beta, p, q []float64, k int)
+// Requires: AVX512F
+//
+// Per row: 16 columns at a time in Z0, Z1, then 8 in Z0, then the masked
+// tail (K1, set once); Z30 = [α], Z31 = [c_t].
+TEXT ·scaleAddRankKAVX512(SB), NOSPLIT, $136-136
+	MOVQ         a_base+0(FP), DI
+	MOVQ         n+24(FP), R8
+	MOVQ         rows+32(FP), DX
+	MOVQ         cols+40(FP), CX
+	VBROADCASTSD alpha+48(FP), Z30
+	MOVQ         p_base+80(FP), R12
+	MOVQ         k+128(FP), R13
+	LEAQ         coef-136(SP), R11
+	LEAQ         (R11)(R13*8), R11 // R11 = &coef[k]
+	SHLQ         $3, R8            // R8 = NBYTES
+	MOVQ         CX, R10
+	MOVQ         R8, AX
+	LEAQ         (CX*8), BX
+	SUBQ         BX, AX
+	MOVQ         AX, gap-8(SP)     // gap = (n − cols)·8
+
+	ANDQ $7, CX // CX = cols mod 8: the tail, masked by K1
+	JZ   rk512_rows
+	LOAD_TAIL_MASK_K
+
+rk512_rows:
+	MOVQ beta_base+56(FP), BX
+	ROW_COEFS(rk512_coefs)
+	MOVQ q_base+104(FP), SI // SI = &q[0][0]
+	MOVQ R10, BX
+	SHRQ $4, BX // BX = blocks of 16 columns
+	JZ   rk512_eight
+
+	// s = α·a[i*n+j : +16]; for t < k: s = fma(c_t, q_t[j : +16], s)
+rk512_cols:
+	VMULPD (DI), Z30, Z0
+	VMULPD 64(DI), Z30, Z1
+	MOVQ   SI, R9
+	MOVQ   R13, AX
+	NEGQ   AX // AX = −k: t = 0
+
+rk512_terms16:
+	VBROADCASTSD (R11)(AX*8), Z31
+	VFMADD231PD  (R9), Z31, Z0
+	VFMADD231PD  64(R9), Z31, Z1
+	ADDQ         R8, R9
+	INCQ         AX
+	JNZ          rk512_terms16
+	VMOVUPD      Z0, (DI)
+	VMOVUPD      Z1, 64(DI)
+	ADDQ         $128, SI
+	ADDQ         $128, DI
+	DECQ         BX
+	JNZ          rk512_cols
+
+	// 8 columns
+rk512_eight:
+	TESTQ  $8, R10
+	JZ     rk512_tail
+	VMULPD (DI), Z30, Z0
+	MOVQ   SI, R9
+	MOVQ   R13, AX
+	NEGQ   AX
+
+rk512_terms8:
+	VBROADCASTSD (R11)(AX*8), Z31
+	VFMADD231PD  (R9), Z31, Z0
+	ADDQ         R8, R9
+	INCQ         AX
+	JNZ          rk512_terms8
+	VMOVUPD      Z0, (DI)
+	ADDQ         $64, SI
+	ADDQ         $64, DI
+
+	// the last n mod 8 columns, loads and store masked by K1
+rk512_tail:
+	TESTQ     CX, CX
+	JZ        rk512_next
+	VMOVUPD.Z (DI), K1, Z0
+	VMULPD    Z30, Z0, Z0
+	MOVQ      SI, R9
+	MOVQ      R13, AX
+	NEGQ      AX
+
+rk512_terms_tail:
+	VBROADCASTSD (R11)(AX*8), Z31
+	VMOVUPD.Z    (R9), K1, Z1
+	VFMADD231PD  Z1, Z31, Z0
+	ADDQ         R8, R9
+	INCQ         AX
+	JNZ          rk512_terms_tail
+	VMOVUPD      Z0, K1, (DI)
+	LEAQ         (DI)(CX*8), DI
+
+rk512_next:
+	ADDQ gap-8(SP), DI // the next row
+	DECQ DX
+	JNZ  rk512_rows
+	VZEROUPPER
+	RET
+
+// func scaleAddRankKAVX2(a []float64, n, rows, cols int, alpha float64, beta, p, q []float64, k int)
+// Requires: AVX, AVX2, FMA
+//
+// Per row: 8 columns at a time in Y0, Y1, then 4 in Y0, then the tail
+// masked by Y12 (set once); Y14 = [α], Y15 = [c_t].
+TEXT ·scaleAddRankKAVX2(SB), NOSPLIT, $136-136
+	MOVQ         a_base+0(FP), DI
+	MOVQ         n+24(FP), R8
+	MOVQ         rows+32(FP), DX
+	MOVQ         cols+40(FP), CX
+	VBROADCASTSD alpha+48(FP), Y14
+	MOVQ         p_base+80(FP), R12
+	MOVQ         k+128(FP), R13
+	LEAQ         coef-136(SP), R11
+	LEAQ         (R11)(R13*8), R11 // R11 = &coef[k]
+	SHLQ         $3, R8            // R8 = NBYTES
+	MOVQ         CX, R10
+	MOVQ         R8, AX
+	LEAQ         (CX*8), BX
+	SUBQ         BX, AX
+	MOVQ         AX, gap-8(SP)     // gap = (n − cols)·8
+
+	ANDQ $3, CX // CX = cols mod 4: the tail, masked by Y12
+	JZ   rk256_rows
+	MOVQ CX, R9
+	LOAD_TAIL_MASK_Y(R9, AX, Y12)
+
+rk256_rows:
+	MOVQ beta_base+56(FP), BX
+	ROW_COEFS(rk256_coefs)
+	MOVQ q_base+104(FP), SI // SI = &q[0][0]
+	MOVQ R10, BX
+	SHRQ $3, BX // BX = blocks of 8 columns
+	JZ   rk256_four
+
+	// s = α·a[i*n+j : +8]; for t < k: s = fma(c_t, q_t[j : +8], s)
+rk256_cols:
+	VMULPD (DI), Y14, Y0
+	VMULPD 32(DI), Y14, Y1
+	MOVQ   SI, R9
+	MOVQ   R13, AX
+	NEGQ   AX // AX = −k: t = 0
+
+rk256_terms8:
+	VBROADCASTSD (R11)(AX*8), Y15
+	VFMADD231PD  (R9), Y15, Y0
+	VFMADD231PD  32(R9), Y15, Y1
+	ADDQ         R8, R9
+	INCQ         AX
+	JNZ          rk256_terms8
+	VMOVUPD      Y0, (DI)
+	VMOVUPD      Y1, 32(DI)
+	ADDQ         $64, SI
+	ADDQ         $64, DI
+	DECQ         BX
+	JNZ          rk256_cols
+
+	// 4 columns
+rk256_four:
+	TESTQ  $4, R10
+	JZ     rk256_tail
+	VMULPD (DI), Y14, Y0
+	MOVQ   SI, R9
+	MOVQ   R13, AX
+	NEGQ   AX
+
+rk256_terms4:
+	VBROADCASTSD (R11)(AX*8), Y15
+	VFMADD231PD  (R9), Y15, Y0
+	ADDQ         R8, R9
+	INCQ         AX
+	JNZ          rk256_terms4
+	VMOVUPD      Y0, (DI)
+	ADDQ         $32, SI
+	ADDQ         $32, DI
+
+	// the last n mod 4 columns, loads and store masked by Y12
+rk256_tail:
+	TESTQ      CX, CX
+	JZ         rk256_next
+	VMASKMOVPD (DI), Y12, Y0
+	VMULPD     Y14, Y0, Y0
+	MOVQ       SI, R9
+	MOVQ       R13, AX
+	NEGQ       AX
+
+rk256_terms_tail:
+	VBROADCASTSD (R11)(AX*8), Y15
+	VMASKMOVPD   (R9), Y12, Y1
+	VFMADD231PD  Y1, Y15, Y0
+	ADDQ         R8, R9
+	INCQ         AX
+	JNZ          rk256_terms_tail
+	VMASKMOVPD   Y0, Y12, (DI)
+	LEAQ         (DI)(CX*8), DI
+
+rk256_next:
+	ADDQ gap-8(SP), DI // the next row
+	DECQ DX
+	JNZ  rk256_rows
+	VZEROUPPER
+	RET

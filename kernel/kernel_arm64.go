@@ -40,6 +40,20 @@ func scaleAddOuter(a []float64, n, rows int, alpha, beta float64, p, v []float64
 	scaleAddOuterNEON(a, n, rows, alpha, beta, p, v)
 }
 
+// scaleAddRankK hands one term (k = 1) on whole rows to the rank-one kernel:
+// it computes the same fma(fl(β[0]·p[i]), q[j], fl(α·a[i*n+j])), bit for
+// bit, with less work per row.
+func scaleAddRankK(a []float64, n, rows, cols int, alpha float64, beta, p, q []float64, k int) {
+	switch {
+	case !useNEON:
+		scaleAddRankKGeneric(a, n, rows, cols, alpha, beta, p, q, k)
+	case k == 1 && cols == n:
+		scaleAddOuterNEON(a, n, rows, alpha, beta[0], p, q)
+	default:
+		scaleAddRankKNEON(a, n, rows, cols, alpha, beta, p, q, k)
+	}
+}
+
 func dot(x, y []float64) float64 {
 	if !useNEON {
 		return dotGeneric(x, y)
@@ -94,6 +108,22 @@ func tile4x1NEON(y, a, x []float64, n int)
 //
 //go:noescape
 func scaleAddOuterNEON(a []float64, n, rows int, alpha, beta float64, p, v []float64)
+
+// scaleAddRankKNEON computes, for i < rows, j < cols, the chain of
+// ScaleAddRankK (rows of a, p and q are n apart; cols ≤ n is a panel):
+//
+//	s := α·a[i*n+j]
+//	for t := 0; t < k; t++ { s = fma(β[t]·p[t*n+i], q[t*n+j], s) }
+//	a[i*n+j] = s
+//
+// Per row it rounds the k coefficients β[t]·p[t*n+i] once into its frame,
+// then runs 8 columns at a time through all k terms in registers, so A is
+// read and written once. len(a) ≥ (rows−1)·n+cols, len(beta) ≥ k,
+// len(p) ≥ (k−1)·n+rows, len(q) ≥ (k−1)·n+cols; rows, cols ≥ 1,
+// 1 ≤ k ≤ rankKChunk.
+//
+//go:noescape
+func scaleAddRankKNEON(a []float64, n, rows, cols int, alpha float64, beta, p, q []float64, k int)
 
 // dotNEON returns Σ x[i]·y[i], len(y) ≥ len(x) ≥ 1.
 //

@@ -32,6 +32,13 @@
 #define PV     R14  // v[j:]
 #define PV0    R15  // v
 #define TMP    R19  // loading constants
+#define PQ0    R20  // q (scaleAddRankK)
+#define PQ     R21  // q[t*n+j:] (p[t*n+i:] for the coefficients)
+#define PCF    R22  // the coefficients of a row, in the frame
+#define PCT    R23  // the coefficient of term t
+#define K      R24  // k, the number of terms
+#define TCNT   R25  // terms left
+#define GAP    R6   // (n − cols)·8 (scaleAddRankK; PX1 elsewhere)
 
 // Vector registers. Names that share a register are used in different
 // functions.
@@ -511,4 +518,121 @@ next:
 	BNE  row
 
 done:
+	RET
+
+// func scaleAddRankKNEON(a []float64, n, rows, cols int, alpha float64, beta, p, q []float64, k int)
+//
+// Per row: the coefficients c_t = p[t*n+i]·β[t] (t < k ≤ 16) into the frame,
+// then 8 columns at a time in T0-T3, then pairs in T0, then the last element
+// of odd cols; each is α·a, then one fma per term t in increasing t. Rows of
+// a, p and q are n apart; N holds cols.
+TEXT ·scaleAddRankKNEON(SB), NOSPLIT, $128-136
+	MOVD a_base+0(FP), PA0
+	MOVD n+24(FP), STRIDE
+	LSL  $3, STRIDE // the bytes between rows of a, p and q
+	MOVD rows+32(FP), ROWS
+	MOVD cols+40(FP), N
+	SUB  N<<3, STRIDE, GAP // GAP = (n − cols)·8: from a row's panel end to the next row
+	MOVD alpha+48(FP), TMP
+	VDUP TMP, ALPHA.D2
+	MOVD p_base+80(FP), PP  // PP = &p[i]: p_0[i] of the current row
+	MOVD q_base+104(FP), PQ0
+	MOVD k+128(FP), K
+	MOVD $coef-128(SP), PCF // PCF = &coef[0], in the frame
+	LOADNZ
+
+row:
+	// coef[t] = p[t*n+i]·β[t] for t < k: row i's coefficients, rounded once
+	MOVD beta_base+56(FP), PX0
+	MOVD PP, PQ
+	MOVD PCF, PCT
+	MOVD K, TCNT
+
+coefs:
+	FMOVD.P 8(PX0), FX0 // β[t]
+	FMOVD   (PQ), FA0   // p[t*n+i]
+	ADD     STRIDE, PQ
+	FMULD   FX0, FA0    // FA0 = p[t*n+i]·β[t]
+	FMOVD.P FA0, 8(PCT)
+	SUBS    $1, TCNT
+	BNE     coefs
+	ADD     $8, PP
+
+	MOVD PQ0, PV // PV = &q[0][j]
+	LSR  $3, N, CNT
+	CBZ  CNT, pairs
+
+	// s = α·a[i*n+j:][:8]; for t < k: s = fma(c_t, q_t[j:][:8], s)
+loop8:
+	VLD1 (PA0), [A0.D2, A1.D2, A2.D2, A3.D2]
+	MUL(ALPHA, A0, T0)
+	MUL(ALPHA, A1, T1)
+	MUL(ALPHA, A2, T2)
+	MUL(ALPHA, A3, T3)
+	MOVD PV, PQ
+	MOVD PCF, PCT
+	MOVD K, TCNT
+
+terms8:
+	VLD1R.P 8(PCT), [S.D2] // S = [c_t, c_t]
+	VLD1    (PQ), [X0.D2, X1.D2, X2.D2, X3.D2]
+	ADD     STRIDE, PQ
+	VFMLA   S.D2, X0.D2, T0.D2
+	VFMLA   S.D2, X1.D2, T1.D2
+	VFMLA   S.D2, X2.D2, T2.D2
+	VFMLA   S.D2, X3.D2, T3.D2
+	SUBS    $1, TCNT
+	BNE     terms8
+	VST1.P  [T0.D2, T1.D2, T2.D2, T3.D2], 64(PA0)
+	ADD     $64, PV
+	SUBS    $1, CNT
+	BNE     loop8
+
+	// the remaining pairs of the row (up to 3)
+pairs:
+	AND $7, N, CNT
+	LSR $1, CNT
+	CBZ CNT, odd
+
+loop2:
+	VLD1 (PA0), [A0.D2]
+	MUL(ALPHA, A0, T0)
+	MOVD PV, PQ
+	MOVD PCF, PCT
+	MOVD K, TCNT
+
+terms2:
+	VLD1R.P 8(PCT), [S.D2]
+	VLD1    (PQ), [X0.D2]
+	ADD     STRIDE, PQ
+	VFMLA   S.D2, X0.D2, T0.D2
+	SUBS    $1, TCNT
+	BNE     terms2
+	VST1.P  [T0.D2], 16(PA0)
+	ADD     $16, PV
+	SUBS    $1, CNT
+	BNE     loop2
+
+	// the last element of a row of odd n
+odd:
+	TBZ   $0, N, next
+	FMOVD (PA0), FA0
+	FMULD FALPHA, FA0
+	MOVD  PV, PQ
+	MOVD  PCF, PCT
+	MOVD  K, TCNT
+
+terms1:
+	FMOVD.P 8(PCT), FS
+	FMOVD   (PQ), FX0
+	ADD     STRIDE, PQ
+	FMADDD  FS, FA0, FX0, FA0 // FA0 += FX0·c_t
+	SUBS    $1, TCNT
+	BNE     terms1
+	FMOVD.P FA0, 8(PA0)
+
+next:
+	ADD  GAP, PA0 // the next row
+	SUBS $1, ROWS
+	BNE  row
 	RET

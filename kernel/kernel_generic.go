@@ -39,6 +39,35 @@ func scaleAddOuterGeneric(a []float64, n, rows int, alpha, beta float64, p, v []
 	}
 }
 
+// scaleAddRankKGeneric computes, for i < rows and j < cols (rows of a, p
+// and q are n apart),
+//
+//	s := α·a[i*n+j]
+//	for t := 0; t < k; t++ { s += (β[t]·p[t*n+i])·q[t*n+j] }
+//	a[i*n+j] = s
+//
+// Row by row, it scales the row and then adds the k terms one after the
+// other (an axpy over the row for each t, the row staying in L1): each
+// element sees the terms in increasing t, the order of the SIMD chains. Go
+// rounds s + c·q as fl(s + fl(c·q)) on amd64 (GOAMD64 < v3) and may fuse it
+// on other architectures.
+func scaleAddRankKGeneric(a []float64, n, rows, cols int, alpha float64, beta, p, q []float64, k int) {
+	for i := 0; i < rows; i++ {
+		row := a[i*n : i*n+cols]
+		for j := range row {
+			row[j] *= alpha
+		}
+		for t, bt := range beta[:k] {
+			ct := bt * p[t*n+i]
+			qt := q[t*n : t*n+cols]
+			qt = qt[:len(row)]
+			for j := range row {
+				row[j] += ct * qt[j]
+			}
+		}
+	}
+}
+
 // dotGeneric returns Σ x[i]·y[i] summed left to right.
 func dotGeneric(x, y []float64) float64 {
 	y = y[:len(x)]

@@ -12,6 +12,10 @@ func scaleAddOuter(a []float64, n, rows int, alpha, beta float64, p, v []float64
 	scaleAddOuterGeneric(a, n, rows, alpha, beta, p, v)
 }
 
+func scaleAddRankK(a []float64, n, rows, cols int, alpha float64, beta, p, q []float64, k int) {
+	scaleAddRankKGeneric(a, n, rows, cols, alpha, beta, p, q, k)
+}
+
 func dot(x, y []float64) float64 { return dotGeneric(x, y) }
 
 func axpby(alpha float64, x []float64, beta float64, y []float64) {
