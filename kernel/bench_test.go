@@ -160,3 +160,30 @@ func BenchmarkVector(b *testing.B) {
 		_ = sink
 	}
 }
+
+// BenchmarkUpdateMulVecs is a generation's matrix work: the rank-one update
+// of A and the sampling, fused (one pass over A where the path has it) and
+// as ScaleAddOuter followed by MulVecs.
+func BenchmarkUpdateMulVecs(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 5))
+	for _, n := range benchSizes {
+		k := lambda(n)
+		a, x, y, p, v := randSlice(r, n*n), randSlice(r, k*n), make([]float64, k*n), randSlice(r, n), randSlice(r, n)
+		for _, fused := range []bool{true, false} {
+			b.Run(fmt.Sprintf("n=%d/k=%d/fused=%v", n, k, fused), func(b *testing.B) {
+				benchPaths(b, func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						if fused {
+							UpdateMulVecs(y, a, n, 0.999, 1e-3, p, v, x, k)
+						} else {
+							ScaleAddOuter(a, n, 0.999, 1e-3, p, v)
+							MulVecs(y, a, n, x, k)
+						}
+					}
+					gflops(b, float64(2*k*n*n+3*n*n))
+				})
+			})
+		}
+	}
+}

@@ -179,13 +179,69 @@ func ScaleAddOuter(a []float64, n int, alpha, beta float64, p, v []float64) {
 	if overlaps(a, p) || overlaps(a, v) {
 		panic("kernel: a overlaps p or v")
 	}
-	// Each call covers a block of rows, so that no single assembly call runs
-	// for long (assembly is not preempted asynchronously).
+	scaleAddOuterRows(a, n, alpha, beta, p, v)
+}
+
+// scaleAddOuterRows is ScaleAddOuter after its checks. Each assembly call
+// covers a block of rows, so that no single call runs for long (assembly is
+// not preempted asynchronously).
+func scaleAddOuterRows(a []float64, n int, alpha, beta float64, p, v []float64) {
 	rows := max(1, scaleAddOuterBlock/n)
 	for i := 0; i < n; i += rows {
 		r := min(rows, n-i)
 		scaleAddOuter(a[i*n:(i+r)*n], n, r, alpha, beta, p[i:i+r], v)
 	}
+}
+
+// UpdateMulVecs applies the rank-one update A ← α·A + β·p·vᵀ to the n×n
+// row-major a and then samples through the updated A: y_i = A·x_i for
+// i < k. The results, A and y, are the same bits as ScaleAddOuter followed
+// by MulVecs; where the path allows (AVX-512 with n ≥ 256) it does both in
+// one pass over A, each block of A updated just before it is multiplied, so
+// that a generation of MMA-ES reads and writes A once instead of reading it
+// twice and writing it once. y must not overlap a, p, v or x; p and v must
+// not overlap a.
+func UpdateMulVecs(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k int) {
+	if n < 0 || k < 0 {
+		panic("kernel: negative size")
+	}
+	if mulOverflows(n, n) || mulOverflows(k, n) {
+		panic("kernel: size overflows int")
+	}
+	switch {
+	case len(a) < n*n:
+		panic("kernel: short a")
+	case len(p) < n:
+		panic("kernel: short p")
+	case len(v) < n:
+		panic("kernel: short v")
+	case len(x) < k*n:
+		panic("kernel: short x")
+	case len(y) < k*n:
+		panic("kernel: short y")
+	}
+	if n == 0 {
+		return
+	}
+	a, p, v, x, y = a[:n*n], p[:n], v[:n], x[:k*n], y[:k*n]
+	if overlaps(a, p) || overlaps(a, v) {
+		panic("kernel: a overlaps p or v")
+	}
+	if overlaps(y, a) || overlaps(y, x) || overlaps(y, p) || overlaps(y, v) {
+		panic("kernel: y overlaps an input")
+	}
+	if k == 0 {
+		scaleAddOuterRows(a, n, alpha, beta, p, v)
+		return
+	}
+	updateMulVecs(y, a, n, alpha, beta, p, v, x, k)
+}
+
+// updateMulVecsSeparate is UpdateMulVecs as two passes, for the paths
+// without a fused kernel.
+func updateMulVecsSeparate(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k int) {
+	scaleAddOuterRows(a, n, alpha, beta, p, v)
+	mulVecs(y, a, n, x, k)
 }
 
 // scaleAddOuterBlock is the number of matrix elements one ScaleAddOuter call

@@ -17,11 +17,28 @@ func mulVecs(y, a []float64, n int, x []float64, k int) {
 	switch {
 	case !useAVX2 || n < tileRows:
 		mulVecsGeneric(y, a, n, x, k)
-	case useAVX512 && n >= panelMinN && (k >= 8 || (k >= 4 && k <= 6)):
-		mulVecsPanels(y, a, n, x, k)
+	case usePanels(n, k):
+		mulVecsPanels(y, a, n, x, k, false, 0, 0, nil, nil)
 	default:
 		mulVecsTiled(y, a, n, x, k)
 	}
+}
+
+// updateMulVecs applies A ← α·A + β·p·vᵀ and computes y_i = A·x_i: in one
+// pass over A on the AVX-512 panels, else as ScaleAddOuter then MulVecs.
+// Both give the same bits.
+func updateMulVecs(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k int) {
+	if usePanels(n, k) {
+		mulVecsPanels(y, a, n, x, k, true, alpha, beta, p, v)
+		return
+	}
+	updateMulVecsSeparate(y, a, n, alpha, beta, p, v, x, k)
+}
+
+// usePanels reports whether MulVecs runs on the AVX-512 column panels: n
+// large enough and k splittable into groups of 4 to 6 vectors.
+func usePanels(n, k int) bool {
+	return useAVX512 && n >= panelMinN && (k >= 8 || (k >= 4 && k <= 6))
 }
 
 // panelCols is the width of a column panel of mulVecsPanels: the k×panelCols
@@ -45,8 +62,10 @@ const panelBatch = 28
 // (panel4AVX512), with the vectors in batches of at most panelBatch, each
 // batch split into groups of 4 to 6. The last n mod 4 rows are then computed
 // by whole-row tiles, which store their sums. The packed panel of x lives on
-// the stack.
-func mulVecsPanels(y, a []float64, n int, x []float64, k int) {
+// the stack. With update, the first batch of each panel first applies the
+// rank-one update A ← α·A + β·p·vᵀ to the panel's rows, and the last n mod 4
+// rows are updated by scaleAddOuter before their tiles read them.
+func mulVecsPanels(y, a []float64, n int, x []float64, k int, update bool, alpha, beta float64, p, v []float64) {
 	var pack [panelBatch * panelCols]float64
 	clear(y)
 	blocks := n / tileRows
@@ -64,12 +83,21 @@ func mulVecsPanels(y, a []float64, n int, x []float64, k int) {
 			for b0 := 0; b0 < blocks; b0 += panelBlocks {
 				nb := min(panelBlocks, blocks-b0)
 				r := b0 * tileRows
-				panel4AVX512(y[j0*n+r:], a[r*n+c0:], pack[:], n, nb, kc, g6, g5, g4)
+				// The update goes with the first batch, which reads A first.
+				upd, pr, vc := 0, []float64(nil), []float64(nil)
+				if update && b == 0 {
+					upd, pr, vc = 1, p[r:], v[c0:]
+				}
+				panel4AVX512(y[j0*n+r:], a[r*n+c0:], pack[:], n, nb, kc, g6, g5, g4,
+					alpha, beta, pr, vc, upd)
 			}
 			j0 += kb
 		}
 	}
-	if n%tileRows != 0 {
+	if r := blocks * tileRows; r < n {
+		if update {
+			scaleAddOuter(a[r*n:], n, n-r, alpha, beta, p[r:], v)
+		}
 		mulVecsRowBlock(y, a, n, x, k, n-tileRows)
 	}
 }
@@ -300,7 +328,9 @@ func fmaPeakAVX2(iters int)
 // The rows of a start at the panel's first column; x is the packed panel,
 // vector v at x[v*128:v*128+kc]. len(a) ≥ (4·blocks−1)·n+kc,
 // len(x) ≥ 128·(k−1)+kc, len(y) ≥ (k−1)·n+4·blocks with k = 6·g6+5·g5+4·g4;
-// blocks ≥ 1, 1 ≤ kc ≤ 128.
+// blocks ≥ 1, 1 ≤ kc ≤ 128. With update ≠ 0 it first applies, per row
+// block, a[(4rb+i)*n+c] = fma(β·p[4rb+i], v[c], α·a[(4rb+i)*n+c]) for c < kc
+// (len(p) ≥ 4·blocks, len(v) ≥ kc); p and v are unused otherwise.
 //
 //go:noescape
-func panel4AVX512(y, a, x []float64, n, blocks, kc, g6, g5, g4 int)
+func panel4AVX512(y, a, x []float64, n, blocks, kc, g6, g5, g4 int, alpha, beta float64, p, v []float64, update int)

@@ -1061,6 +1061,20 @@ peak256_loop:
 	PREFETCHT0 (AX)(R8*2)      \
 	PREFETCHT0 (AX)(R9*1)
 
+// UPDATE_ROW applies the rank-one update to 8 columns of one row at addr:
+// a = fma(s, v, α·a) with s in zs, α in Z29 and v at R12; z is scratch.
+#define UPDATE_ROW(addr, zs, z) \
+	VMULPD      addr, Z29, z \
+	VFMADD231PD (R12), zs, z \
+	VMOVUPD     z, addr
+
+// UPDATE_ROW_TAIL is UPDATE_ROW for the masked tail (K1), v already in Z4.
+#define UPDATE_ROW_TAIL(addr, zs, z) \
+	VMOVUPD.Z   addr, K1, z \
+	VMULPD      Z29, z, z   \
+	VFMADD231PD Z4, zs, z   \
+	VMOVUPD     z, K1, addr
+
 // GROUP_START points the walkers at the current row block (SI) and vector
 // group (DI) and sets R13 to the number of whole 8-column blocks.
 #define GROUP_START \
@@ -1069,17 +1083,27 @@ peak256_loop:
 	MOVQ CX, R13 \
 	SHRQ $3, R13
 
-// func panel4AVX512(y, a, x []float64, n, blocks, kc, g6, g5, g4 int)
+// func panel4AVX512(y, a, x []float64, n, blocks, kc, g6, g5, g4 int, alpha, beta float64, p, v []float64, update int)
 // Requires: AVX512F
 //
-//	for rb < blocks, for each group of V vectors (g6 groups of 6, then g5
-//	of 5, then g4 of 4, starting at vector j), for i < 4, v < V:
-//	    y[(j+v)*n + 4rb+i] += Σ_{c<kc} a[(4rb+i)*n + c]·x[(j+v)*128 + c]
+//	for rb < blocks:
+//	    if update != 0, for i < 4, c < kc:   (the rank-one update, as scaleAddOuterAVX512)
+//	        a[(4rb+i)*n + c] = fma(β·p[4rb+i], v[c], α·a[(4rb+i)*n + c])
+//	    for each group of V vectors (g6 groups of 6, then g5 of 5, then g4
+//	    of 4, starting at vector j), for i < 4, v < V:
+//	        y[(j+v)*n + 4rb+i] += Σ_{c<kc} a[(4rb+i)*n + c]·x[(j+v)*128 + c]
 //
-// Locals: the row-block count left and the y pointer of the row block.
-TEXT ·panel4AVX512(SB), NOSPLIT, $16-120
+// With update, the 4×kc block of A is updated in place just before the
+// groups read it, so the update costs no extra pass over A.
+// Locals: the row-block count left, the y pointer and the p pointer of the
+// row block. Z29 holds α and X30 β throughout.
+TEXT ·panel4AVX512(SB), NOSPLIT, $24-192
 	MOVQ y_base+0(FP), AX
 	MOVQ AX, ybase-16(SP)
+	MOVQ p_base+136(FP), AX
+	MOVQ AX, pbase-24(SP)
+	VBROADCASTSD alpha+120(FP), Z29
+	VMOVSD       beta+128(FP), X30
 	MOVQ a_base+24(FP), SI
 	MOVQ n+72(FP), R8
 	SHLQ $3, R8           // R8 = NBYTES
@@ -1094,6 +1118,46 @@ TEXT ·panel4AVX512(SB), NOSPLIT, $16-120
 
 panel_block:
 	MOVQ kc+88(FP), CX
+	CMPQ update+184(FP), $0
+	JEQ  panel_groups
+
+	// The rank-one update of this 4×kc block: Z24-Z27 = β·p[4rb+i].
+	MOVQ         pbase-24(SP), AX
+	VMULSD       (AX), X30, X24
+	VBROADCASTSD X24, Z24
+	VMULSD       8(AX), X30, X25
+	VBROADCASTSD X25, Z25
+	VMULSD       16(AX), X30, X26
+	VBROADCASTSD X26, Z26
+	VMULSD       24(AX), X30, X27
+	VBROADCASTSD X27, Z27
+	ADDQ         $32, pbase-24(SP)
+	MOVQ         SI, R11
+	MOVQ         v_base+160(FP), R12
+	MOVQ         CX, R13
+	SHRQ         $3, R13
+	JZ           panel_update_tail
+
+panel_update_loop:
+	UPDATE_ROW((R11), Z24, Z0)
+	UPDATE_ROW((R11)(R8*1), Z25, Z1)
+	UPDATE_ROW((R11)(R8*2), Z26, Z2)
+	UPDATE_ROW((R11)(R9*1), Z27, Z3)
+	ADDQ $64, R11
+	ADDQ $64, R12
+	DECQ R13
+	JNZ  panel_update_loop
+
+panel_update_tail:
+	TESTQ     $7, CX
+	JZ        panel_groups
+	VMOVUPD.Z (R12), K1, Z4
+	UPDATE_ROW_TAIL((R11), Z24, Z0)
+	UPDATE_ROW_TAIL((R11)(R8*1), Z25, Z1)
+	UPDATE_ROW_TAIL((R11)(R8*2), Z26, Z2)
+	UPDATE_ROW_TAIL((R11)(R9*1), Z27, Z3)
+
+panel_groups:
 	MOVQ x_base+48(FP), DI
 	MOVQ ybase-16(SP), DX
 

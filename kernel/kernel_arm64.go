@@ -139,3 +139,7 @@ func axpbyNEON(alpha float64, x []float64, beta float64, y []float64)
 //
 //go:noescape
 func scaleNEON(alpha float64, x []float64)
+
+func updateMulVecs(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k int) {
+	updateMulVecsSeparate(y, a, n, alpha, beta, p, v, x, k)
+}

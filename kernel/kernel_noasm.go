@@ -23,3 +23,7 @@ func axpby(alpha float64, x []float64, beta float64, y []float64) {
 }
 
 func scale(alpha float64, x []float64) { scaleGeneric(alpha, x) }
+
+func updateMulVecs(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k int) {
+	updateMulVecsSeparate(y, a, n, alpha, beta, p, v, x, k)
+}
