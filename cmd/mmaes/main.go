@@ -7,7 +7,8 @@
 //
 //	mmaes run     [-f ell] [-n 16] [-update mma|ecma|cholesky] [-seed S] ...
 //	mmaes paper   [-dims 2,4,8,16,32,64] [-runs 21] [-out DIR]
-//	mmaes compare [-dims 8,16,32] [-runs 5]
+//	mmaes compare [-dims 4,8,16] [-runs 5]
+//	mmaes bench   [-dims 16,64,256,1024,4096] (OpenBLAS column: go run -tags openblas .)
 //
 // It lives in its own module so that the library stays free of dependencies.
 package main
@@ -31,6 +32,7 @@ var commands = []command{
 	{"run", "run one optimization of a test function, with live progress", runCmd},
 	{"paper", "reproduce the paper's experiments: tables, CSV and figures", paperCmd},
 	{"compare", "compare with gonum's optimize.CmaEsChol", compareCmd},
+	{"bench", "time a generation against the roofline, OpenBLAS and gonum", benchCmd},
 }
 
 // errUsage marks an error caused by the command line: main prints the usage

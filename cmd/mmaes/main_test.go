@@ -26,6 +26,15 @@ func TestBadCommandLines(t *testing.T) {
 		{"run", "-n", "0"},
 		{"run", "-n", "x"},
 		{"run", "-max-evals", "-5"},
+		{"run", "-restart", "lpop"},
+		{"run", "-max-restarts", "-1", "-restart", "ipop"},
+		{"run", "-max-restarts", "3"},
+		{"run", "-bounds", "5"},
+		{"run", "-bounds", "5,-5"},
+		{"run", "-bounds", "a,b"},
+		{"run", "-bounds", "nan,1"},
+		{"run", "-workers", "-2"},
+		{"run", "-rank-mu", "-update", "ecma"},
 		{"run", "stray"},
 		{"run", "-nosuchflag"},
 		{"compare", "-dims", "4,zero"},
@@ -119,5 +128,41 @@ func TestCompare(t *testing.T) {
 	}
 	if rows != 2 {
 		t.Errorf("want 2 rows, got %d:\n%s", rows, stdout)
+	}
+}
+
+// TestRunExtras runs with restarts, rank-μ, bounds and workers: the summary
+// reports the restarts, and the run reaches Rastrigin's target inside the
+// box.
+func TestRunExtras(t *testing.T) {
+	code, stdout, stderr := exec("run", "-f", "rastrigin", "-n", "6", "-q", "-restart", "bipop", "-rank-mu",
+		"-bounds", "-5,5", "-workers", "2", "-seed", "3", "-max-evals", "300000")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"restarts:", "BIPOP", "best f:"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("summary lacks %q:\n%s", want, stdout)
+		}
+	}
+	// A rotated function reuses a buffer: each worker gets its own (run
+	// with -race).
+	code, stdout, stderr = exec("run", "-f", "ell", "-n", "8", "-q", "-rotate", "-workers", "3")
+	if code != 0 || !strings.Contains(stdout, "target reached") {
+		t.Fatalf("rotated with workers: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = exec("run", "-f", "sp", "-n", "5", "-q", "-bounds", "1,5", "-restart", "ipop", "-max-restarts", "2")
+	if code != 0 || !strings.Contains(stdout, "restarts:") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	// The sphere's minimum in [1, 5]^5 is 5, at the corner (1, …, 1).
+	var best float64
+	for _, line := range strings.Split(stdout, "\n") {
+		if v, ok := strings.CutPrefix(line, "best f:"); ok {
+			best, _ = strconv.ParseFloat(strings.TrimSpace(v), 64)
+		}
+	}
+	if !(best >= 5 && best < 5+1e-8) {
+		t.Errorf("best f %v, want 5 (the corner of the box)\n%s", best, stdout)
 	}
 }

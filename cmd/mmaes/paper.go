@@ -75,11 +75,21 @@ type paperOpts struct {
 const (
 	defDims      = "2,4,8,16,32"
 	fullDims     = "2,4,8,16,32,64"
-	defAlphaDims = "2,4,8,16,32,64"
+	defAlphaDims = "2,4,8,16,32,64,128"
 	fullAlpha    = "2,4,8,16,32,64,128,256"
 )
 
 func paperCmd(args []string, stdout, stderr io.Writer) error {
+	o, err := paperFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	return runPaper(o, stdout, stderr)
+}
+
+// paperFlags parses the command line of `mmaes paper`; every error is a
+// usage error (or flag.ErrHelp).
+func paperFlags(args []string, stderr io.Writer) (paperOpts, error) {
 	fs := newFlagSet("paper", stderr)
 	dims := fs.String("dims", defDims, "dimensions of the evaluations-to-target study (-full: "+fullDims+")")
 	runs := fs.Int("runs", 5, "independent runs per function × dimension × update (-full: 21)")
@@ -90,10 +100,10 @@ func paperCmd(args []string, stdout, stderr io.Writer) error {
 	full := fs.Bool("full", false, "the paper's full study: 21 runs everywhere, FE dims "+fullDims+", α/b dims "+fullAlpha+" (flags given explicitly still win)")
 	seed := fs.Uint64("seed", 1, "seed of the first run; run k of every cell has seed+k (the same starts for the three updates)")
 	trajN := fs.Int("traj-n", 64, "dimension of the median-run trajectories per function")
-	trajRuns := fs.Int("traj-runs", 3, "runs per function × update for the trajectories (-full: 21)")
+	trajRuns := fs.Int("traj-runs", 5, "runs per function × update for the trajectories (-full: 21)")
 	alphaN := fs.Int("alpha-n", 32, "dimension of the α and |b − c1/2| trajectories")
 	alphaDims := fs.String("alpha-dims", defAlphaDims, "dimensions of the mean α and |b − c1/2| (-full: "+fullAlpha+")")
-	alphaRuns := fs.Int("alpha-runs", 3, "runs per function × dimension of the α study (-full: 21)")
+	alphaRuns := fs.Int("alpha-runs", 5, "runs per function × dimension of the α study (-full: 21)")
 	alphaEvery := fs.Int("alpha-every", 0, "compute α (an O(n³) LU) every k-th generation; 0: 1 up to n = 32, then (n/32)²")
 	alphaFuncs := fs.String("alpha-funcs", "cig,ell,tab,ros", "test functions of the α study")
 	eigN := fs.Int("eig-n", 10, "dimension of the eigenvalue study on Ell")
@@ -102,7 +112,7 @@ func paperCmd(args []string, stdout, stderr io.Writer) error {
 	rotFuncs := fs.String("rot-funcs", "ell,ros", "test functions of the rotation study")
 	quiet := fs.Bool("q", false, "no progress bar")
 	if err := parseFlags(fs, args); err != nil {
-		return err
+		return paperOpts{}, err
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -125,24 +135,24 @@ func paperCmd(args []string, stdout, stderr io.Writer) error {
 		alphaEvery: *alphaEvery, eigN: *eigN, rotRuns: *rotRuns, quiet: *quiet}
 	var err error
 	if o.dims, err = parseInts("dims", *dims); err != nil {
-		return err
+		return paperOpts{}, err
 	}
 	if o.alphaDims, err = parseInts("alpha-dims", *alphaDims); err != nil {
-		return err
+		return paperOpts{}, err
 	}
 	if o.rotDims, err = parseInts("rot-dims", *rotDims); err != nil {
-		return err
+		return paperOpts{}, err
 	}
 	if *funcs == "" {
 		o.funcs = benchfn.All()
 	} else if o.funcs, err = parseFuncs(*funcs); err != nil {
-		return err
+		return paperOpts{}, err
 	}
 	if o.alphaFuncs, err = parseFuncs(*alphaFuncs); err != nil {
-		return err
+		return paperOpts{}, err
 	}
 	if o.rotFuncs, err = parseFuncs(*rotFuncs); err != nil {
-		return err
+		return paperOpts{}, err
 	}
 	for _, c := range []struct {
 		name string
@@ -150,24 +160,24 @@ func paperCmd(args []string, stdout, stderr io.Writer) error {
 	}{{"runs", o.runs}, {"workers", o.workers}, {"traj-n", o.trajN}, {"traj-runs", o.trajRuns},
 		{"alpha-n", o.alphaN}, {"alpha-runs", o.alphaRuns}, {"eig-n", o.eigN}, {"rot-runs", o.rotRuns}} {
 		if c.v < 1 {
-			return fmt.Errorf("%w: -%s must be at least 1", errUsage, c.name)
+			return paperOpts{}, fmt.Errorf("%w: -%s must be at least 1", errUsage, c.name)
 		}
 	}
 	if o.alphaEvery < 0 {
-		return fmt.Errorf("%w: -alpha-every must not be negative", errUsage)
+		return paperOpts{}, fmt.Errorf("%w: -alpha-every must not be negative", errUsage)
 	}
 	if math.IsNaN(o.evalsFactor) || o.evalsFactor <= 0 || o.evalsFactor > 1e9 {
-		return fmt.Errorf("%w: -max-evals-factor must be in (0, 1e9]", errUsage)
+		return paperOpts{}, fmt.Errorf("%w: -max-evals-factor must be in (0, 1e9]", errUsage)
 	}
 	for _, n := range slices.Concat(o.dims, o.alphaDims, o.rotDims, []int{o.trajN, o.alphaN, o.eigN}) {
 		if n > 4096 {
-			return fmt.Errorf("%w: dimension %d too large for this study (at most 4096)", errUsage, n)
+			return paperOpts{}, fmt.Errorf("%w: dimension %d too large for this study (at most 4096)", errUsage, n)
 		}
 	}
 	o.dims = sortedUnique(o.dims)
 	o.alphaDims = sortedUnique(o.alphaDims)
 	o.rotDims = sortedUnique(o.rotDims)
-	return runPaper(o, stdout, stderr)
+	return o, nil
 }
 
 // parseFuncs parses a comma-separated list of short function names.

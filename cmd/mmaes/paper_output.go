@@ -73,6 +73,7 @@ func (w *outWriter) png(name string, p *plot.Plot) {
 	if w.err != nil {
 		return
 	}
+	saneAxes(p)
 	w.fail(savePNG(p, w.path(name)))
 	w.files = append(w.files, name)
 }
@@ -96,10 +97,14 @@ func (w *outWriter) grid(name string, plots []*plot.Plot, cols int, cellW, cellH
 	dc := draw.New(img)
 	t := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4,
 		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
+	for _, p := range plots {
+		saneAxes(p)
+	}
 	canvases := plot.Align(table, t, dc)
 	for i := range table {
 		for j, p := range table[i] {
 			if p != nil {
+				saneAxes(p)
 				p.Draw(canvases[i][j])
 			}
 		}
@@ -118,6 +123,57 @@ func (w *outWriter) grid(name string, plots []*plot.Plot, cols int, cellW, cellH
 	w.files = append(w.files, name)
 }
 
+// saneAxes makes the ranges of p's logarithmic axes drawable and labelled:
+// gonum's plot panics on a log axis whose range is empty (no data) or a
+// single value (which it widens by ±1, below 0), and labels at most one
+// tick on a range of less than two decades.
+func saneAxes(p *plot.Plot) {
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		if _, ok := a.Scale.(plot.LogScale); !ok {
+			continue
+		}
+		lo, hi := a.Min, a.Max
+		switch {
+		case !(lo > 0) || math.IsInf(hi, 0) || hi < lo:
+			a.Min, a.Max = 0.1, 10
+		case lo == hi:
+			a.Min, a.Max = lo/3, hi*3
+		}
+		// Over less than two decades the log ticks label one power of ten
+		// or none: widen the range to the enclosing powers of ten.
+		lo10, hi10 := math.Floor(math.Log10(a.Min)), math.Ceil(math.Log10(a.Max))
+		if hi10 == lo10 {
+			hi10++
+		}
+		if hi10-lo10 <= 2 {
+			a.Min, a.Max = math.Pow(10, lo10), math.Pow(10, hi10)
+		}
+	}
+}
+
+// numTicks are plot.DefaultTicks labelled in plain decimal notation
+// (25000 rather than 25000.00, 0.975 rather than 1).
+type numTicks struct{}
+
+func (numTicks) Ticks(min, max float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ts {
+		if ts[i].Label != "" {
+			v, _ := strconv.ParseFloat(strconv.FormatFloat(ts[i].Value, 'g', 6, 64), 64)
+			ts[i].Label = strconv.FormatFloat(v, 'f', -1, 64)
+		}
+	}
+	return ts
+}
+
+// noLegend removes the legend entries of p (for panels whose axis labels
+// say it all).
+func noLegend(p *plot.Plot) {
+	l := plot.NewLegend()
+	l.Top = p.Legend.Top
+	p.Legend = l
+}
+
 // Number formats: CSV keeps full precision (strconv 'g'; +Inf for no
 // success, NaN for undefined), Markdown and the summary 3–4 digits.
 
@@ -129,12 +185,20 @@ func fmd(x float64) string {
 		return "—"
 	case math.IsInf(x, 1):
 		return "∞"
-	case math.Abs(x) >= 1e6 || (x != 0 && math.Abs(x) < 1e-2):
+	case math.Abs(x) >= 1e12 || (x != 0 && math.Abs(x) < 1e-2):
 		return strconv.FormatFloat(x, 'e', 2, 64)
-	case x == math.Trunc(x):
+	case math.Abs(x) >= 100:
 		return strconv.FormatFloat(x, 'f', 0, 64)
 	}
 	return strconv.FormatFloat(x, 'g', 4, 64)
+}
+
+// fbeta formats β with three decimals.
+func fbeta(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return fmd(x)
+	}
+	return strconv.FormatFloat(x, 'f', 3, 64)
 }
 
 // thin returns the indices 0, k, 2k, … and the last one of a series of
@@ -204,7 +268,7 @@ func logLog(p *plot.Plot, xs []int) {
 // linearY turns p's y axis linear.
 func linearY(p *plot.Plot) {
 	p.Y.Scale = plot.LinearScale{}
-	p.Y.Tick.Marker = plot.DefaultTicks{}
+	p.Y.Tick.Marker = numTicks{}
 }
 
 // addRefLine draws a thin grey dashed horizontal line at y from x0 to x1.
@@ -259,10 +323,11 @@ func (r *paperReport) writeFE(w *outWriter) {
 					fcsv(st[i].MeanSuccess), fcsv(st[i].SP), fcsv(b), strconv.Itoa(o.budget(n))})
 				fmt.Fprintf(&md, " %s | %d/%d | %s |", fmd(st[i].Median), st[i].Successes, st[i].Runs, fmd(st[i].SP))
 			}
-			fmt.Fprintf(&md, " %s | %s |\n", fmd(beta(st[0].SP, base)), fmd(beta(st[1].SP, base)))
+			fmt.Fprintf(&md, " %s | %s |\n", fbeta(beta(st[0].SP, base)), fbeta(beta(st[1].SP, base)))
 		}
 		xs := ints2f(o.dims)
 		fp := newLogPlot(f.Name, "n", "SP (evaluations)")
+		fp.Legend.Left = true
 		logLog(fp, o.dims)
 		bp := newLogPlot(f.Name, "n", "β = SP/SP(Cholesky)")
 		logLog(bp, o.dims)
@@ -277,6 +342,10 @@ func (r *paperReport) writeFE(w *outWriter) {
 				}
 				w.fail(addLinePoints(bp, i, "β "+u.String(), xs, bs))
 			}
+		}
+		// Headroom above the curves for the legend.
+		if bp.Y.Min < bp.Y.Max && !math.IsInf(bp.Y.Max, 0) {
+			bp.Y.Max += 0.4 * (bp.Y.Max - bp.Y.Min)
 		}
 		fePlots = append(fePlots, fp)
 		betaPlots = append(betaPlots, bp)
@@ -297,6 +366,7 @@ func (r *paperReport) writeTrajectories(w *outWriter) {
 		p := problem{fn: f, n: o.trajN}
 		title := fmt.Sprintf("%s, n = %d: median of %d runs", f.Name, o.trajN, o.trajRuns)
 		pl := newLogPlot(title, "function evaluations", "best f, σ")
+		pl.X.Tick.Marker = numTicks{}
 		negative := f.Target < 0
 		fname := "f"
 		if negative {
@@ -321,7 +391,7 @@ func (r *paperReport) writeTrajectories(w *outWriter) {
 					strconv.Itoa(t.gen[j]), strconv.Itoa(t.evals[j]), fcsv(t.bestF[j]), fcsv(t.sigma[j])})
 			}
 			w.fail(addLine(pl, i, u.String()+" "+fname, xs, fs))
-			w.fail(addLine(pl, i+3, u.String()+" σ", xs, t.sigma))
+			w.fail(addLine(pl, i+7, u.String()+" σ", xs, t.sigma)) // same colour, dashed
 		}
 		w.png(fmt.Sprintf("traj_%s_n%d.png", f.Short, o.trajN), pl)
 	}
@@ -350,10 +420,14 @@ func (r *paperReport) writeAlpha(w *outWriter) {
 				strconv.Itoa(a.evals[j]), fcsv(a.alpha[j]), fcsv(a.db[j])})
 		}
 		gs := ints2f(a.gen)
-		ap := newLogPlot(fmt.Sprintf("%s, n = %d (median run)", f.Name, o.alphaN), "generation", "α")
-		w.fail(addLine(ap, 0, "α = 1 − vᵀu/(‖v‖‖u‖)", gs, a.alpha))
+		ap := newLogPlot(fmt.Sprintf("%s, n = %d (median run)", f.Name, o.alphaN), "generation", "α = 1 − vᵀu/(‖v‖‖u‖)")
+		ap.X.Tick.Marker = numTicks{}
+		w.fail(addLine(ap, 0, "α", gs, a.alpha))
+		noLegend(ap)
 		bp := newLogPlot(fmt.Sprintf("%s, n = %d (median run)", f.Name, o.alphaN), "generation", "|b − c1/2|")
+		bp.X.Tick.Marker = numTicks{}
 		w.fail(addLine(bp, 2, "|b − c1/2|", gs, a.db))
+		noLegend(bp)
 		aPlots, bPlots = append(aPlots, ap), append(bPlots, bp)
 	}
 	w.csv(fmt.Sprintf("alpha_n%d.csv", o.alphaN),
@@ -402,6 +476,9 @@ func (r *paperReport) writeEig(w *outWriter) {
 	o := r.opts
 	ell, _ := benchfn.ByName("ell")
 	run := r.rs.byKey[runKey{fn: ell.Short, n: o.eigN, update: mmaes.MMA, seed: o.seed}]
+	if run == nil {
+		return
+	}
 	r.eigRun = run
 	header := []string{"generation", "evaluations", "best_f", "sigma"}
 	for i := range o.eigN {
@@ -419,6 +496,7 @@ func (r *paperReport) writeEig(w *outWriter) {
 	w.csv(fmt.Sprintf("eig_n%d.csv", o.eigN), header, rows)
 
 	pl := newLogPlot(fmt.Sprintf("Ellipsoid, n = %d, MMA (seed %d): eigenvalues of AAᵀ", o.eigN, o.seed), "generation", "value")
+	pl.X.Tick.Marker = numTicks{}
 	gs := ints2f(t.gen)
 	for i := range o.eigN {
 		var pts plotter.XYs
@@ -457,6 +535,7 @@ func (r *paperReport) writeRotation(w *outWriter) {
 	var plots []*plot.Plot
 	for _, f := range o.rotFuncs {
 		pl := newLogPlot(fmt.Sprintf("%s: f(x) and f(Rx), median of %d runs (MMA)", f.Name, o.rotRuns), "function evaluations", "best f")
+		pl.X.Tick.Marker = numTicks{}
 		k := 0
 		for _, n := range o.rotDims {
 			for _, rot := range []bool{false, true} {
@@ -545,6 +624,10 @@ func (r *paperReport) writeSummary(w *outWriter, stdout io.Writer) {
 			"descends from 10⁻² (n = 2) to 10⁻⁸ (n = 256)",
 			fmt.Sprintf("n = %d: %s → n = %d: %s (%s); %s", o.alphaDims[0], strings.Join(bFirst, ", "),
 				o.alphaDims[len(o.alphaDims)-1], strings.Join(bLast, ", "), funcNames(o.alphaFuncs), desc)})
+		if len(o.alphaDims) < 2 {
+			rows[len(rows)-1].here = fmt.Sprintf("n = %d: %s (%s); one dimension only", o.alphaDims[0],
+				strings.Join(bFirst, ", "), funcNames(o.alphaFuncs))
+		}
 	}
 
 	// β.

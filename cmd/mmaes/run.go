@@ -3,12 +3,15 @@ package main
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mmaes-go/mmaes"
@@ -29,6 +32,11 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	tracePath := fs.String("trace", "", "write a per-generation CSV trace to this file")
 	plotPath := fs.String("plot", "", "write a PNG of best f and σ against evaluations to this file")
 	quiet := fs.Bool("q", false, "no progress line")
+	restart := fs.String("restart", "none", "restart strategy: none, ipop or bipop")
+	maxRestarts := fs.Int("max-restarts", 0, "restart limit (BIPOP: large-population runs); 0: the library's default, 9")
+	rankMu := fs.Bool("rank-mu", false, "add the rank-μ update (MMA only)")
+	bounds := fs.String("bounds", "", "box constraints lo,hi, the same in every coordinate (e.g. -5,5)")
+	workers := fs.Int("workers", 0, "evaluate each generation with N parallel workers (0 or 1: sequential)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -51,6 +59,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if !math.IsNaN(*target) {
 		cfg.TargetF = *target
 	}
+	if err := applyExtras(&cfg, *restart, *maxRestarts, *rankMu, *bounds, *workers, *seed); err != nil {
+		return err
+	}
 
 	var tr trace
 	prog := newProgress(stderr, !*quiet)
@@ -61,6 +72,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	opt, err := mmaes.New(cfg)
 	if err != nil {
+		if errors.Is(err, mmaes.ErrInvalidConfig) {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
 		return err
 	}
 	name := fn.Name
@@ -73,7 +87,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()
-	res, err := opt.Optimize(ctx, p.objective(*seed))
+	res, err := opt.Optimize(ctx, concurrentObjective(func() func([]float64) float64 { return p.objective(*seed) }, *workers))
 	wall := time.Since(start)
 	prog.done()
 	if err != nil && res.Reason != mmaes.Canceled {
@@ -86,6 +100,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "reason:      %s\n", res.Reason)
 	fmt.Fprintf(stdout, "best f:      %.6g\n", res.F)
 	fmt.Fprintf(stdout, "evaluations: %d in %d generations\n", res.Evals, res.Generations)
+	if cfg.Restart != mmaes.NoRestart {
+		fmt.Fprintf(stdout, "restarts:    %d (%s, λ now %d)\n", res.Restarts, cfg.Restart, opt.Lambda())
+	}
 	fmt.Fprintf(stdout, "wall time:   %v (%v per generation)\n", wall.Round(time.Microsecond), perGen)
 	if *tracePath != "" {
 		if err := tr.writeCSV(*tracePath); err != nil {
@@ -101,6 +118,81 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "plot:        %s\n", *plotPath)
 	}
 	return nil
+}
+
+// applyExtras sets the options beyond the paper from the flags -restart,
+// -max-restarts, -rank-mu, -bounds and -workers. With -bounds the initial
+// mean is drawn (from the seed) uniformly in the box intersected with the
+// paper's [−10, 10]^n, or in the box if they do not meet.
+func applyExtras(cfg *mmaes.Config, restart string, maxRestarts int, rankMu bool, bounds string, workers int, seed uint64) error {
+	switch strings.ToLower(restart) {
+	case "none", "":
+		cfg.Restart = mmaes.NoRestart
+	case "ipop":
+		cfg.Restart = mmaes.IPOP
+	case "bipop":
+		cfg.Restart = mmaes.BIPOP
+	default:
+		return fmt.Errorf("%w: unknown -restart %q (none, ipop or bipop)", errUsage, restart)
+	}
+	if maxRestarts < 0 {
+		return fmt.Errorf("%w: -max-restarts must not be negative", errUsage)
+	}
+	if maxRestarts > 0 && cfg.Restart == mmaes.NoRestart {
+		return fmt.Errorf("%w: -max-restarts needs -restart ipop or bipop", errUsage)
+	}
+	cfg.MaxRestarts = maxRestarts
+	cfg.RankMu = rankMu
+	if workers < 0 {
+		return fmt.Errorf("%w: -workers must not be negative", errUsage)
+	}
+	cfg.Workers = workers
+	if bounds == "" {
+		return nil
+	}
+	parts := strings.Split(bounds, ",")
+	if len(parts) != 2 {
+		return fmt.Errorf("%w: -bounds %q: want lo,hi", errUsage, bounds)
+	}
+	lo, err1 := strconv.ParseFloat(strings.TrimSpace(parts[0]), 64)
+	hi, err2 := strconv.ParseFloat(strings.TrimSpace(parts[1]), 64)
+	if err1 != nil || err2 != nil || math.IsNaN(lo) || math.IsNaN(hi) || !(lo <= hi) ||
+		math.IsInf(lo, 1) || math.IsInf(hi, -1) {
+		return fmt.Errorf("%w: -bounds %q: want numbers lo ≤ hi", errUsage, bounds)
+	}
+	n := cfg.Dim
+	cfg.Lower, cfg.Upper = make([]float64, n), make([]float64, n)
+	a, b := max(lo, -initRange), min(hi, initRange)
+	if a > b {
+		a, b = lo, hi
+	}
+	if math.IsInf(a, 0) || math.IsInf(b, 0) { // only when the box misses [−10, 10] on an infinite side
+		a, b = max(lo, min(hi, 0)), max(lo, min(hi, 0))
+	}
+	r := rand.New(rand.NewPCG(seed, 0x626f78))
+	for i := range n {
+		cfg.Lower[i], cfg.Upper[i] = lo, hi
+		cfg.Mean[i] = min(hi, max(lo, a+(b-a)*r.Float64()))
+	}
+	return nil
+}
+
+// concurrentObjective returns an objective safe for k concurrent callers:
+// k copies made by mk (a rotated function reuses a buffer), each lent to one
+// call at a time through a channel. For k ≤ 1 it is mk() itself.
+func concurrentObjective(mk func() func([]float64) float64, k int) func([]float64) float64 {
+	if k <= 1 {
+		return mk()
+	}
+	fs := make(chan func([]float64) float64, k)
+	for range k {
+		fs <- mk()
+	}
+	return func(x []float64) float64 {
+		f := <-fs
+		defer func() { fs <- f }()
+		return f(x)
+	}
 }
 
 // trace records a run generation by generation.

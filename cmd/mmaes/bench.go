@@ -1,0 +1,322 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"gonum.org/v1/gonum/optimize"
+	"gonum.org/v1/plot"
+
+	"github.com/mmaes-go/mmaes"
+	"github.com/mmaes-go/mmaes/kernel"
+)
+
+// benchCmd is `mmaes bench`: the time of one generation of MMA-ES against
+// the machine's roofline, OpenBLAS doing the same linear algebra, and gonum's
+// CmaEsChol, all measured in the same run on one core.
+func benchCmd(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("bench", stderr)
+	dimsFlag := fs.String("dims", "16,64,256,1024,4096", "dimensions")
+	reps := fs.Int("reps", 7, "timed repetitions per measurement (the median is reported)")
+	gonumMax := fs.Int("gonum-max", 1024, "largest n for gonum's CmaEsChol (it is O(n³) per generation)")
+	latencyDims := fs.String("latency-dims", "64,1024", "dimensions of the single-generation latency distribution (empty: none)")
+	latencyGens := fs.Int("latency-gens", 10000, "generations timed one by one for the latency distribution")
+	mdPath := fs.String("md", "", "also write the tables as Markdown to this file")
+	plotPath := fs.String("plot", "", "write a log-log PNG of time per generation against n")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	dims, err := parseInts("dims", *dimsFlag)
+	if err != nil {
+		return err
+	}
+	var latDims []int
+	if *latencyDims != "" {
+		if latDims, err = parseInts("latency-dims", *latencyDims); err != nil {
+			return err
+		}
+	}
+	if *reps < 1 || *latencyGens < 1 {
+		return fmt.Errorf("%w: -reps and -latency-gens must be positive", errUsage)
+	}
+	runtime.GOMAXPROCS(1) // one core, as every figure is per core
+
+	var out strings.Builder
+	w := io.MultiWriter(stdout, &out)
+	peak, width := measurePeak(*reps)
+	fmt.Fprintf(w, "machine: %s, GOARCH=%s, kernel path %s, %s\n", cpuName(), runtime.GOARCH, kernel.Impl(), runtime.Version())
+	if peak > 0 {
+		fmt.Fprintf(w, "peak FP64 FMA (one core, %s): %.1f GFLOP/s\n", width, peak/1e9)
+	}
+	core := "not built (go run -tags openblas . bench)"
+	if haveOpenBLAS {
+		core = openblasCore() + " kernels, 1 thread (OPENBLAS_CORETYPE picks them)"
+	}
+	fmt.Fprintf(w, "OpenBLAS: %s\n\n", core)
+
+	fmt.Fprintln(w, "| n | λ | mmaes µs/gen | T_roof µs | mmaes/T_roof | B(n) GB/s | mmaes GFLOP/s | OpenBLAS µs | OpenBLAS/mmaes | gonum µs | gonum/mmaes | gonum allocs/gen |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
+	var rows []benchRow
+	for _, n := range dims {
+		r := benchRow{n: n}
+		r.lambda = defaultLambda(n)
+		r.bw = measureBandwidth(n, *reps)
+		r.mmaes = timeMMAES(n, *reps)
+		r.roof = math.Max(2*float64(r.lambda)*float64(n)*float64(n)/peak, 16*float64(n)*float64(n)/r.bw)
+		if haveOpenBLAS {
+			r.openblas = timeOpenBLAS(n, r.lambda, *reps)
+		}
+		if n <= *gonumMax {
+			r.gonum, r.gonumAllocs = timeGonum(n, r.lambda, *reps)
+		}
+		rows = append(rows, r)
+		fmt.Fprintln(w, r.markdown())
+	}
+	fmt.Fprintln(w, "\nT_roof(n) = max(2·λ·n²/P, 16·n²/B(n)): P the peak above, B(n) the in-place read+write bandwidth over 8·n² bytes (kernel.Scale).")
+	fmt.Fprintln(w, "A generation is Ask, a cheap objective (random values, so the run never converges) and Tell with mmaes.MMA; medians of the repetitions.")
+
+	if len(latDims) > 0 {
+		fmt.Fprintf(w, "\nsingle-generation latency over %d generations:\n\n| n | median µs | p99 µs | max µs |\n|---|---|---|---|\n", *latencyGens)
+		for _, n := range latDims {
+			med, p99, mx := latency(n, *latencyGens)
+			fmt.Fprintf(w, "| %d | %.2f | %.2f | %.2f |\n", n, med*1e6, p99*1e6, mx*1e6)
+		}
+	}
+	if *mdPath != "" {
+		if err := os.WriteFile(*mdPath, []byte(out.String()), 0o644); err != nil {
+			return err
+		}
+	}
+	if *plotPath != "" {
+		if err := plotBench(*plotPath, rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// benchRow holds one dimension's figures, in seconds and bytes per second.
+type benchRow struct {
+	n, lambda                    int
+	bw, mmaes, roof              float64
+	openblas, gonum, gonumAllocs float64
+}
+
+func (r benchRow) markdown() string {
+	opt := func(v float64, f string) string {
+		if v == 0 {
+			return "–"
+		}
+		return fmt.Sprintf(f, v)
+	}
+	return fmt.Sprintf("| %d | %d | %.2f | %.2f | %.2f | %.1f | %.1f | %s | %s | %s | %s | %s |",
+		r.n, r.lambda, r.mmaes*1e6, r.roof*1e6, r.mmaes/r.roof, r.bw/1e9,
+		2*float64(r.lambda)*float64(r.n)*float64(r.n)/r.mmaes/1e9,
+		opt(r.openblas*1e6, "%.2f"), opt(r.openblas/r.mmaes, "%.2f×"),
+		opt(r.gonum*1e6, "%.1f"), opt(r.gonum/r.mmaes, "%.0f×"), opt(r.gonumAllocs, "%.0f"))
+}
+
+// medianOf runs f reps times and returns the median of its results.
+func medianOf(reps int, f func() float64) float64 {
+	v := make([]float64, reps)
+	for i := range v {
+		v[i] = f()
+	}
+	return median(v)
+}
+
+// timed returns the seconds f takes.
+func timed(f func()) float64 {
+	t := time.Now()
+	f()
+	return time.Since(t).Seconds()
+}
+
+// batch returns how many repetitions of something taking about per seconds
+// fill 20 ms (at least 1).
+func batch(per float64) int { return max(1, int(0.02/per)) }
+
+func measurePeak(reps int) (flopsPerSecond float64, width string) {
+	const iters = 1 << 20
+	peakLoop(1 << 16) // warm up
+	var flops float64
+	t := medianOf(reps, func() float64 {
+		return timed(func() { flops, width = peakLoop(iters) })
+	})
+	return flops / t, width
+}
+
+// measureBandwidth returns the in-place read+write bandwidth over an array
+// of 8·n² bytes, as kernel.Scale moves it.
+func measureBandwidth(n, reps int) float64 {
+	buf := make([]float64, n*n)
+	for i := range buf {
+		buf[i] = 1
+	}
+	kernel.Scale(1, buf)
+	k := batch(timed(func() { kernel.Scale(1, buf) }))
+	t := medianOf(reps, func() float64 {
+		return timed(func() {
+			for range k {
+				kernel.Scale(1, buf)
+			}
+		}) / float64(k)
+	})
+	return 16 * float64(n) * float64(n) / t
+}
+
+// neutralRun returns an optimizer at dimension n with every stop off and an
+// objective of pseudo-random values: selection is random, so the
+// distribution stays put and every generation costs the same.
+func neutralRun(n int) (*mmaes.Optimizer, func([]float64) float64) {
+	cfg := mmaes.DefaultConfig(n)
+	cfg.Sigma = 1
+	cfg.MaxGenerations, cfg.TolFun, cfg.TolX, cfg.MaxCondition = 0, 0, 0, 0
+	opt, err := mmaes.New(cfg)
+	if err != nil {
+		panic(err) // a valid config by construction
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	return opt, func([]float64) float64 { return r.Float64() }
+}
+
+// generation runs one Ask, evaluation and Tell.
+func generation(opt *mmaes.Optimizer, f func([]float64) float64, fit []float64) {
+	for i, x := range opt.Ask() {
+		fit[i] = f(x)
+	}
+	if err := opt.Tell(fit); err != nil {
+		panic(err) // no stop is enabled
+	}
+}
+
+func timeMMAES(n, reps int) float64 {
+	opt, f := neutralRun(n)
+	fit := make([]float64, opt.Lambda())
+	for range 3 {
+		generation(opt, f, fit)
+	}
+	k := batch(timed(func() { generation(opt, f, fit) }))
+	return medianOf(reps, func() float64 {
+		return timed(func() {
+			for range k {
+				generation(opt, f, fit)
+			}
+		}) / float64(k)
+	})
+}
+
+// latency times gens single generations and returns their median, 99th
+// percentile and maximum in seconds.
+func latency(n, gens int) (med, p99, mx float64) {
+	opt, f := neutralRun(n)
+	fit := make([]float64, opt.Lambda())
+	for range 10 {
+		generation(opt, f, fit)
+	}
+	ts := make([]float64, gens)
+	for i := range ts {
+		ts[i] = timed(func() { generation(opt, f, fit) })
+	}
+	slices.Sort(ts)
+	return ts[gens/2], ts[int(math.Ceil(0.99*float64(gens)))-1], ts[gens-1]
+}
+
+func timeOpenBLAS(n, lambda, reps int) float64 {
+	r := rand.New(rand.NewPCG(3, 4))
+	rnd := func(m int) []float64 {
+		s := make([]float64, m)
+		for i := range s {
+			s[i] = r.NormFloat64()
+		}
+		return s
+	}
+	a, z, y, p, v := rnd(n*n), rnd(lambda*n), make([]float64, lambda*n), rnd(n), rnd(n)
+	openblasGeneration(n, lambda, a, z, y, p, v)
+	k := batch(timed(func() { openblasGeneration(n, lambda, a, z, y, p, v) }))
+	return medianOf(reps, func() float64 {
+		return timed(func() {
+			for range k {
+				openblasGeneration(n, lambda, a, z, y, p, v)
+			}
+		}) / float64(k)
+	})
+}
+
+// timeGonum returns gonum's CmaEsChol time and heap allocations per
+// generation (Concurrent = 1) on the same neutral objective.
+func timeGonum(n, lambda, reps int) (perGen, allocs float64) {
+	r := rand.New(rand.NewPCG(5, 6))
+	gens := max(2, batch(2e-6*float64(n*n*n)/1e3+1e-5))
+	run := func() (float64, float64) {
+		prob := optimize.Problem{Func: func([]float64) float64 { return r.Float64() }}
+		settings := &optimize.Settings{
+			FuncEvaluations: gens * lambda,
+			Converger:       optimize.NeverTerminate{},
+			Concurrent:      1,
+		}
+		method := &optimize.CmaEsChol{Population: lambda, InitStepSize: 1, Src: rand.NewPCG(7, 8)}
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		t := timed(func() { optimize.Minimize(prob, make([]float64, n), settings, method) })
+		runtime.ReadMemStats(&m1)
+		return t / float64(gens), float64(m1.Mallocs-m0.Mallocs) / float64(gens)
+	}
+	run()
+	var as []float64
+	perGen = medianOf(reps, func() float64 {
+		t, a := run()
+		as = append(as, a)
+		return t
+	})
+	return perGen, median(as)
+}
+
+// cpuName returns the model name from /proc/cpuinfo, or GOARCH.
+func cpuName() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				return strings.TrimSpace(v)
+			}
+		}
+	}
+	return runtime.GOARCH
+}
+
+// plotBench draws time per generation against n, log-log, for mmaes, the
+// roofline, OpenBLAS and gonum.
+func plotBench(path string, rows []benchRow) error {
+	p := newLogPlot("time per generation (one core)", "n", "seconds")
+	p.X.Scale = plot.LogScale{}
+	p.X.Tick.Marker = logTicks{}
+	series := []struct {
+		name string
+		get  func(benchRow) float64
+	}{
+		{"mmaes (MMA)", func(r benchRow) float64 { return r.mmaes }},
+		{"roofline T_roof", func(r benchRow) float64 { return r.roof }},
+		{"OpenBLAS dgemm+dscal+dger", func(r benchRow) float64 { return r.openblas }},
+		{"gonum CmaEsChol", func(r benchRow) float64 { return r.gonum }},
+	}
+	for i, s := range series {
+		var xs, ys []float64
+		for _, r := range rows {
+			xs = append(xs, float64(r.n))
+			ys = append(ys, s.get(r))
+		}
+		if err := addLinePoints(p, i, s.name, xs, ys); err != nil {
+			return err
+		}
+	}
+	p.Legend.Left = true
+	return savePNG(p, path)
+}
