@@ -17,66 +17,88 @@ func TestAllocs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("n = 1024 takes a while")
 	}
+	// The new features: rank-μ (MMA), bounds, restarts (no restart within
+	// these generations), workers (Optimize).
+	features := func(cfg *mmaes.Config) {
+		cfg.RankMu = cfg.Update == mmaes.MMA
+		cfg.Lower, cfg.Upper = make([]float64, cfg.Dim), make([]float64, cfg.Dim)
+		for i := range cfg.Lower {
+			cfg.Lower[i], cfg.Upper[i] = -20, 20
+		}
+		cfg.Restart, cfg.Workers = mmaes.BIPOP, 2
+	}
 	for _, u := range updates {
 		for _, n := range []int{2, 64, 1024} {
-			t.Run(fmt.Sprintf("update=%v/n=%d", u, n), func(t *testing.T) {
-				cfg := startConfig(n, u, 1)
-				cfg.TolFun, cfg.TolX, cfg.MaxGenerations = 0, 0, 0
-				o := mustNew(t, cfg)
-				fit := make([]float64, o.Lambda())
-				gen := func() {
-					xs := o.Ask()
-					for i, x := range xs {
-						fit[i] = sphere(x)
+			for _, all := range []bool{false, true} {
+				if all && n == 1024 && testing.Short() {
+					continue
+				}
+				t.Run(fmt.Sprintf("update=%v/n=%d/features=%v", u, n, all), func(t *testing.T) {
+					cfg := startConfig(n, u, 1)
+					if all {
+						features(&cfg)
 					}
-					if err := o.Tell(fit); err != nil {
+					cfg.TolFun, cfg.TolX, cfg.MaxGenerations = 0, 0, 0
+					o := mustNew(t, cfg)
+					fit := make([]float64, o.Lambda())
+					gen := func() {
+						xs := o.Ask()
+						for i, x := range xs {
+							fit[i] = sphere(x)
+						}
+						if err := o.Tell(fit); err != nil {
+							t.Fatal(err)
+						}
+					}
+					runs := 20
+					if n >= 1024 {
+						runs = 3
+					}
+					if a := testing.AllocsPerRun(runs, gen); a != 0 {
+						t.Errorf("Ask+evaluate+Tell: %v allocs per generation", a)
+					}
+					// Ask twice, a rejected Tell, accessors: nothing either.
+					if a := testing.AllocsPerRun(runs, func() {
+						o.Ask()
+						o.Ask()
+						_ = o.Tell(fit[:1])
+						_ = o.Mean()
+						_ = o.A()
+						_ = o.Sigma()
+						gen()
+					}); a != 0 {
+						t.Errorf("with a rejected Tell: %v allocs", a)
+					}
+
+					// Optimize: the observer reads the allocation count after
+					// each generation. As in testing.AllocsPerRun, the average
+					// per generation (rounded down) must be 0: a stray runtime
+					// allocation during a long generation is not the optimizer's.
+					const gens = 12
+					cfg.MaxGenerations = gens + 1
+					if all {
+						// MaxGenerations would restart: end on the budget.
+						cfg.MaxGenerations, cfg.MaxEvals = 0, (gens+1)*o.Lambda()
+					}
+					o = mustNew(t, cfg)
+					var ms runtime.MemStats
+					var first, last uint64
+					o.SetObserver(func(o *mmaes.Optimizer) {
+						runtime.ReadMemStats(&ms)
+						if o.Generation() == 1 {
+							first = ms.Mallocs
+						}
+						last = ms.Mallocs
+					})
+					defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+					if _, err := o.Optimize(context.Background(), sphere); err != nil {
 						t.Fatal(err)
 					}
-				}
-				runs := 20
-				if n >= 1024 {
-					runs = 3
-				}
-				if a := testing.AllocsPerRun(runs, gen); a != 0 {
-					t.Errorf("Ask+evaluate+Tell: %v allocs per generation", a)
-				}
-				// Ask twice, a rejected Tell, accessors: nothing either.
-				if a := testing.AllocsPerRun(runs, func() {
-					o.Ask()
-					o.Ask()
-					_ = o.Tell(fit[:1])
-					_ = o.Mean()
-					_ = o.A()
-					_ = o.Sigma()
-					gen()
-				}); a != 0 {
-					t.Errorf("with a rejected Tell: %v allocs", a)
-				}
-
-				// Optimize: the observer reads the allocation count after
-				// each generation. As in testing.AllocsPerRun, the average
-				// per generation (rounded down) must be 0: a stray runtime
-				// allocation during a long generation is not the optimizer's.
-				const gens = 12
-				cfg.MaxGenerations = gens + 1
-				o = mustNew(t, cfg)
-				var ms runtime.MemStats
-				var first, last uint64
-				o.SetObserver(func(o *mmaes.Optimizer) {
-					runtime.ReadMemStats(&ms)
-					if o.Generation() == 1 {
-						first = ms.Mallocs
+					if a := (last - first) / gens; a != 0 {
+						t.Errorf("Optimize: %d allocs in %d generations", last-first, gens)
 					}
-					last = ms.Mallocs
 				})
-				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-				if _, err := o.Optimize(context.Background(), sphere); err != nil {
-					t.Fatal(err)
-				}
-				if a := (last - first) / gens; a != 0 {
-					t.Errorf("Optimize: %d allocs in %d generations", last-first, gens)
-				}
-			})
+			}
 		}
 	}
 }

@@ -5,29 +5,36 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
-	"math/rand/v2"
 )
 
-// Checkpoint format (version 1). All integers are little-endian uint64 unless
+// Checkpoint format (version 2). All integers are little-endian uint64 unless
 // noted, floats are IEEE-754 bits as uint64:
 //
 //	magic "MMAESCKP" (8 bytes), version (uint32)
-//	n, λ, μ, update, TolFunHist (resolved), asked (0/1)
+//	n, λ, μ, update, TolFunHist (of the current run), asked (0/1)
 //	Config: Seed, Sigma (σ0), Lambda, Mu, C, C1, CSigma, DSigma, TargetF,
-//	        MaxEvals, MaxGenerations, TolFun, TolFunHist, TolX, MaxCondition
-//	Params: weights (μ), μ_eff, c, c1, c_σ, d_σ, E‖N‖
+//	        MaxEvals, MaxGenerations, TolFun, TolFunHist, TolX, MaxCondition,
+//	        RankMu (0/1), CMu, Restart, MaxRestarts, Workers,
+//	        has Lower (0/1), has Upper (0/1)
+//	Params (of the current run): weights (μ), μ_eff, c, c1, c_σ, d_σ, E‖N‖, c_μ
 //	state:  σ, generation, evals, reason, hasBest, best f, histPos, histLen,
-//	        rowA, rowAInv
+//	        rowA, rowAInv, restarts, large runs, evals of small runs, evals
+//	        of large runs, small (0/1), generations and evals before the
+//	        current run, its generation limit
 //	vectors: m, p, v, s, best x (n each), A (n²), A_inv (n², Cholesky only),
-//	        TolFun history (TolFunHist), and if asked Z, Y, X (λ·n each)
+//	        TolFun history (TolFunHist), the initial mean (n, with a Restart
+//	        strategy), Lower, Upper (n each, when set), and if asked Z, Y, X
+//	        (λ·n each)
 //	generator: length (uint32) and the PCG's MarshalBinary bytes
 //	CRC-32 (IEEE, uint32) of everything before it
 //
-// The observer (Config.Observer) and the objective are not saved.
+// Version 1 (before rank-μ, restarts, bounds and workers) lacked the
+// additions; it is not read. The observer (Config.Observer) and the
+// objective are not saved.
 
 const (
 	ckMagic   = "MMAESCKP"
-	ckVersion = 1
+	ckVersion = 2
 )
 
 // MarshalBinary implements encoding.BinaryMarshaler: it encodes the whole
@@ -84,6 +91,13 @@ func (o *Optimizer) MarshalBinary() ([]byte, error) {
 	u(c.TolFunHist)
 	f(c.TolX)
 	f(c.MaxCondition)
+	u(bit(c.RankMu))
+	f(c.CMu)
+	u(int(c.Restart))
+	u(c.MaxRestarts)
+	u(c.Workers)
+	u(bit(c.Lower != nil))
+	u(bit(c.Upper != nil))
 	vs(p.Weights)
 	f(p.MuEff)
 	f(p.C)
@@ -91,6 +105,7 @@ func (o *Optimizer) MarshalBinary() ([]byte, error) {
 	f(p.CSigma)
 	f(p.DSigma)
 	f(p.ChiN)
+	f(p.CMu)
 	f(o.sigma)
 	u(o.gen)
 	u(o.evals)
@@ -101,6 +116,14 @@ func (o *Optimizer) MarshalBinary() ([]byte, error) {
 	u(o.histLen)
 	f(o.rowA)
 	f(o.rowAInv)
+	u(o.restarts)
+	u(o.largeRuns)
+	u(o.evalsSmall)
+	u(o.evalsLarge)
+	u(bit(o.small))
+	u(o.gen - o.runGen)
+	u(o.runEvals0)
+	u(o.runMaxGen)
 	vs(o.m)
 	vs(o.p)
 	vs(o.v)
@@ -109,6 +132,9 @@ func (o *Optimizer) MarshalBinary() ([]byte, error) {
 	vs(o.a)
 	vs(o.ainv)
 	vs(o.hist)
+	vs(o.m0)
+	vs(c.Lower)
+	vs(c.Upper)
 	if o.asked {
 		vs(o.z[:lam*n])
 		vs(o.y[:lam*n])
@@ -120,16 +146,32 @@ func (o *Optimizer) MarshalBinary() ([]byte, error) {
 	return b, nil
 }
 
-// headerWords is the number of 8-byte words before the Config block.
-const headerWords = 6
+// headerWords is the number of 8-byte words before the Config block,
+// configWords the number in it.
+const (
+	headerWords = 6
+	configWords = 22
+)
 
 // bodyWords returns the number of 8-byte words after the version.
 func (o *Optimizer) bodyWords() int {
-	return words(o.n, o.lambda, o.mu, o.par.TolFunHist, o.cfg.Update == Cholesky, o.asked)
+	nvec := 0
+	if o.m0 != nil {
+		nvec++
+	}
+	if o.cfg.Lower != nil {
+		nvec++
+	}
+	if o.cfg.Upper != nil {
+		nvec++
+	}
+	return words(o.n, o.lambda, o.mu, o.par.TolFunHist, nvec, o.cfg.Update == Cholesky, o.asked)
 }
 
-func words(n, lam, mu, hist int, chol, asked bool) int {
-	w := headerWords + 15 + mu + 6 + 10 + 5*n + n*n + hist
+// words counts the words of a checkpoint with nvec optional n-vectors (the
+// initial mean, Lower, Upper).
+func words(n, lam, mu, hist, nvec int, chol, asked bool) int {
+	w := headerWords + configWords + mu + 7 + 18 + (5+nvec)*n + n*n + hist
 	if chol {
 		w += n * n
 	}
@@ -176,7 +218,7 @@ func (r *reader) vs(x []float64) {
 
 func decode(data []byte) (*Optimizer, error) {
 	const pre = 8 + 4
-	if len(data) < pre+8*headerWords+8 {
+	if len(data) < pre+8*(headerWords+configWords)+8 {
 		return nil, ckErr("%d bytes: too short", len(data))
 	}
 	if string(data[:8]) != ckMagic {
@@ -205,9 +247,36 @@ func decode(data []byte) (*Optimizer, error) {
 		upd >= numUpdates || hist < 1 || hist > 1<<25 || asked > 1 {
 		return nil, ckErr("inconsistent sizes (n=%d λ=%d μ=%d update=%d hist=%d)", n, lam, mu, upd, hist)
 	}
+
+	// The Config block (its length was checked above).
+	var cfg Config
+	cfg.Dim, cfg.Update = n, upd
+	cfg.Seed = r.u()
+	cfg.Sigma = r.f()
+	cfg.Lambda, cfg.Mu = int(r.u()), int(r.u())
+	cfg.C, cfg.C1, cfg.CSigma, cfg.DSigma = r.f(), r.f(), r.f(), r.f()
+	cfg.TargetF = r.f()
+	cfg.MaxEvals, cfg.MaxGenerations = int(r.u()), int(r.u())
+	cfg.TolFun = r.f()
+	cfg.TolFunHist = int(r.u())
+	cfg.TolX, cfg.MaxCondition = r.f(), r.f()
+	rankMu, cmu := r.u(), r.f()
+	restart, maxRest, workers := r.u(), r.u(), r.u()
+	hasLower, hasUpper := r.u(), r.u()
+	if rankMu > 1 || restart >= lim || maxRest >= lim || workers >= lim || hasLower > 1 || hasUpper > 1 ||
+		cfg.Lambda < 0 || cfg.Mu < 0 || cfg.TolFunHist < 0 || cfg.MaxEvals < 0 || cfg.MaxGenerations < 0 {
+		return nil, ckErr("inconsistent config")
+	}
+	cfg.RankMu, cfg.CMu = rankMu == 1, cmu
+	cfg.Restart, cfg.MaxRestarts, cfg.Workers = Restart(restart), int(maxRest), int(workers)
+	nvec := int(hasLower + hasUpper)
+	if cfg.Restart != NoRestart {
+		nvec++
+	}
+
 	// The exact length, in float64 arithmetic first so that nothing
 	// overflows, before anything is allocated.
-	wf := float64(words(n, lam, mu, hist, upd == Cholesky, asked == 1)) // ≤ 2^54 here
+	wf := float64(words(n, lam, mu, hist, nvec, upd == Cholesky, asked == 1)) // ≤ 2^54 here
 	if wf*8 > float64(len(body)) {
 		return nil, ckErr("truncated: %d bytes for n=%d, λ=%d", len(data), n, lam)
 	}
@@ -221,35 +290,22 @@ func decode(data []byte) (*Optimizer, error) {
 		return nil, ckErr("truncated generator state")
 	}
 
-	var cfg Config
-	cfg.Dim, cfg.Update = n, upd
-	cfg.Seed = r.u()
-	cfg.Sigma = r.f()
-	rawLambda, rawMu := int(r.u()), int(r.u())
-	cfg.C, cfg.C1, cfg.CSigma, cfg.DSigma = r.f(), r.f(), r.f(), r.f()
-	cfg.TargetF = r.f()
-	cfg.MaxEvals, cfg.MaxGenerations = int(r.u()), int(r.u())
-	cfg.TolFun = r.f()
-	rawHist := int(r.u())
-	cfg.TolX, cfg.MaxCondition = r.f(), r.f()
-
-	// Validate with the resolved sizes, then keep the raw fields.
-	vcfg := cfg
-	vcfg.Lambda, vcfg.Mu, vcfg.TolFunHist = lam, mu, hist
-	par, err := resolve(&vcfg)
+	// The bounds are stored after the state; validate the rest of the
+	// config without them first (resolve checks the rates and the restart
+	// limit), and the first run's parameters give λ0 and the history size.
+	par0, err := resolve(&cfg)
 	if err != nil {
 		return nil, ckErr("%v", err)
 	}
-	if par.Lambda != lam || par.Mu != mu || par.TolFunHist != hist ||
-		rawLambda < 0 || rawMu < 0 || rawHist < 0 {
-		return nil, ckErr("inconsistent config")
-	}
-	cfg.Lambda, cfg.Mu, cfg.TolFunHist = rawLambda, rawMu, rawHist
+	lambda0 := par0.Lambda
 
-	// The stored parameters, bit for bit (math.Log may round differently
-	// on another machine).
+	// The stored parameters of the current run, bit for bit (math.Log may
+	// round differently on another machine).
+	var par Params
+	par.Lambda, par.Mu, par.TolFunHist = lam, mu, hist
+	par.Weights = make([]float64, mu)
 	r.vs(par.Weights)
-	par.MuEff, par.C, par.C1, par.CSigma, par.DSigma, par.ChiN = r.f(), r.f(), r.f(), r.f(), r.f(), r.f()
+	par.MuEff, par.C, par.C1, par.CSigma, par.DSigma, par.ChiN, par.CMu = r.f(), r.f(), r.f(), r.f(), r.f(), r.f(), r.f()
 	for _, x := range par.Weights {
 		if !finite(x) {
 			return nil, ckErr("non-finite weight")
@@ -257,11 +313,12 @@ func decode(data []byte) (*Optimizer, error) {
 	}
 	if !(par.MuEff >= 1) || !finite(par.MuEff) || !(par.C > 0 && par.C <= 1) || !(par.C1 > 0 && par.C1 < 1) ||
 		!(par.CSigma > 0 && par.CSigma <= 1) || !(par.DSigma > 0) || !finite(par.DSigma) ||
-		!(par.ChiN > 0) || !finite(par.ChiN) {
+		!(par.ChiN > 0) || !finite(par.ChiN) ||
+		(cfg.RankMu && !(par.CMu > 0 && par.C1+par.CMu <= 1)) || (!cfg.RankMu && par.CMu != 0) {
 		return nil, ckErr("strategy parameters out of range")
 	}
 
-	o := newOptimizer(cfg, par)
+	o := newOptimizer(cfg, par, lambda0, max(par0.TolFunHist, hist))
 	o.sigma = r.f()
 	o.gen, o.evals = int(r.u()), int(r.u())
 	reason, hasBest := r.u(), r.u()
@@ -274,6 +331,27 @@ func decode(data []byte) (*Optimizer, error) {
 	}
 	o.reason, o.hasBest, o.asked = Reason(reason), hasBest == 1, asked == 1
 	o.histPos, o.histLen = int(histPos), int(histLen)
+	var rs [8]uint64
+	for i := range rs {
+		rs[i] = r.u()
+		if rs[i] >= 1<<62 {
+			return nil, ckErr("restart counters out of range")
+		}
+	}
+	o.restarts, o.largeRuns = int(rs[0]), int(rs[1])
+	o.evalsSmall, o.evalsLarge = int(rs[2]), int(rs[3])
+	small, genBefore := rs[4], int(rs[5])
+	o.runEvals0, o.runMaxGen = int(rs[6]), int(rs[7])
+	o.small = small == 1
+	if small > 1 || genBefore > o.gen || o.runEvals0 > o.evals || !o.validRun() {
+		return nil, ckErr("inconsistent restart state")
+	}
+	o.runGen = o.gen - genBefore
+	// The current run's sizes must be those its λ gives.
+	if want, err := o.runParams(lam); err != nil || want.Mu != mu || want.TolFunHist != hist {
+		return nil, ckErr("population λ = %d inconsistent with μ = %d and the history %d", lam, mu, hist)
+	}
+
 	r.vs(o.m)
 	r.vs(o.p)
 	r.vs(o.v)
@@ -282,6 +360,29 @@ func decode(data []byte) (*Optimizer, error) {
 	r.vs(o.a)
 	r.vs(o.ainv)
 	r.vs(o.hist)
+	r.vs(o.m0)
+	if hasLower == 1 {
+		cfg.Lower = make([]float64, n)
+		r.vs(cfg.Lower)
+	}
+	if hasUpper == 1 {
+		cfg.Upper = make([]float64, n)
+		r.vs(cfg.Upper)
+	}
+	if err := checkBounds(&cfg); err != nil {
+		return nil, ckErr("%v", err)
+	}
+	o.cfg.Lower, o.cfg.Upper = cfg.Lower, cfg.Upper
+	o.setBounds(cfg.Lower, cfg.Upper)
+	if o.m0 != nil {
+		cfg.Mean = o.m0
+		if !allFinite(o.m0) {
+			return nil, ckErr("non-finite initial mean")
+		}
+		if err := checkMeanInBounds(&cfg); err != nil {
+			return nil, ckErr("%v", err)
+		}
+	}
 	if o.asked {
 		r.vs(o.z)
 		r.vs(o.y)
@@ -306,10 +407,25 @@ func decode(data []byte) (*Optimizer, error) {
 	if nr != len(r.b) {
 		return nil, ckErr("generator state: %d bytes, have %d", nr, len(r.b))
 	}
-	o.src = rand.NewPCG(0, 0)
+	o.src = newPCG(0, 0)
 	if err := o.src.UnmarshalBinary(r.b); err != nil {
 		return nil, ckErr("generator state: %v", err)
 	}
-	o.rng = rand.New(o.src)
 	return o, nil
+}
+
+// validRun reports whether the restart counters and the current λ are
+// consistent with the Restart strategy (see restart.go).
+func (o *Optimizer) validRun() bool {
+	k, l0, lam := maxRestarts(&o.cfg), o.lambda0, o.lambda
+	if o.largeRuns > k || o.largeRuns > o.restarts {
+		return false
+	}
+	switch o.cfg.Restart {
+	case NoRestart:
+		return o.restarts == 0 && lam == l0 && !o.small && o.evalsSmall == 0 && o.evalsLarge == 0
+	case IPOP:
+		return o.restarts <= k && lam == l0<<o.restarts && o.largeRuns == 0 && !o.small && o.evalsSmall == 0 && o.evalsLarge == 0
+	}
+	return lam >= l0 && lam <= l0<<o.largeRuns && (o.small || lam == l0<<o.largeRuns)
 }

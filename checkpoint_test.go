@@ -5,7 +5,9 @@ import (
 	"encoding"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -227,15 +229,17 @@ func TestUnmarshalBad(t *testing.T) {
 		// config and parameters).
 		b := bytes.Clone(good)
 		mu := o.Mu()
-		off := hdr + 8*(6+15+mu+6)
+		off := hdr + 8*(6+22+mu+7)
 		binary.LittleEndian.PutUint64(b[off:], 0x7ff8000000000001)
 		binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.ChecksumIEEE(b[:len(b)-4]))
 		check("σ = NaN", b)
-		// Wrong version.
-		b = bytes.Clone(good)
-		binary.LittleEndian.PutUint32(b[8:], 2)
-		binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.ChecksumIEEE(b[:len(b)-4]))
-		check("version 2", b)
+		// Wrong versions: 1 (before restarts and bounds) and the next.
+		for _, v := range []uint32{1, 3} {
+			b = bytes.Clone(good)
+			binary.LittleEndian.PutUint32(b[8:], v)
+			binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.ChecksumIEEE(b[:len(b)-4]))
+			check(fmt.Sprintf("version %d", v), b)
+		}
 	}
 }
 
@@ -244,6 +248,14 @@ func FuzzUnmarshal(f *testing.F) {
 	for _, u := range updates {
 		o := mustNew(f, startConfig(2, u, 1))
 		runGens(f, o, sphere, 3)
+		f.Add(state(f, o))
+		o.Ask()
+		f.Add(state(f, o))
+	}
+	// The options beyond the paper: restarts (after some), rank-μ, bounds.
+	for _, r := range []mmaes.Restart{mmaes.IPOP, mmaes.BIPOP} {
+		o := mustNew(f, featureConfig(r))
+		runGensAny(f, o, sphere, 9)
 		f.Add(state(f, o))
 		o.Ask()
 		f.Add(state(f, o))
@@ -260,6 +272,60 @@ func FuzzUnmarshal(f *testing.F) {
 		if !bytes.Equal(state(t, &o), b) {
 			t.Fatal("accepted input does not round-trip")
 		}
-		runGens(t, &o, sphere, 2)
+		runGensAny(t, &o, sphere, 2)
 	})
+}
+
+// featureConfig is a small run with every option beyond the paper: rank-μ,
+// restarts r after 3 generations per run, bounds.
+func featureConfig(r mmaes.Restart) mmaes.Config {
+	cfg := startConfig(3, mmaes.MMA, 7)
+	cfg.RankMu, cfg.Restart, cfg.MaxGenerations, cfg.MaxRestarts = true, r, 3, 4
+	cfg.Lower, cfg.Upper = []float64{-10, -10, 0}, []float64{10, 10, 10}
+	cfg.Mean = []float64{1, 2, 3}
+	return cfg
+}
+
+// TestUnmarshalBadFeatures: inconsistent values in the new fields (with a
+// valid checksum) are refused.
+func TestUnmarshalBadFeatures(t *testing.T) {
+	const hdr = 12
+	o := mustNew(t, featureConfig(mmaes.BIPOP))
+	runGensAny(t, o, sphere, 7)
+	good := state(t, o)
+	mu := o.Mu()
+	cfgWord := func(i int) int { return hdr + 8*(6+i) }
+	stateWord := func(i int) int { return hdr + 8*(6+22+mu+7+i) }
+	for name, c := range map[string]struct {
+		off int
+		v   uint64
+	}{
+		"RankMu = 2":        {cfgWord(15), 2},
+		"Restart = 3":       {cfgWord(17), 3},
+		"MaxRestarts huge":  {cfgWord(18), 60},
+		"Workers = -1":      {cfgWord(19), 1<<64 - 1},
+		"no Lower":          {cfgWord(20), 0},
+		"large runs > max":  {stateWord(11), 9},
+		"small = 2":         {stateWord(14), 2},
+		"run after the end": {stateWord(15), 1 << 40},
+		"restarts = 0":      {stateWord(10), 0},
+	} {
+		b := bytes.Clone(good)
+		binary.LittleEndian.PutUint64(b[c.off:], c.v)
+		binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.ChecksumIEEE(b[:len(b)-4]))
+		var r mmaes.Optimizer
+		if err := r.UnmarshalBinary(b); !errors.Is(err, mmaes.ErrCheckpoint) {
+			t.Errorf("%s: err = %v", name, err)
+		}
+	}
+	// A lower bound above the mean it restarts from.
+	b := bytes.Clone(good)
+	n := 3
+	lowerOff := len(b) - 4 - 20 - 4 - 8*(2*n) // Lower, Upper, the generator, the CRC (not asked)
+	binary.LittleEndian.PutUint64(b[lowerOff:], math.Float64bits(5))
+	binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.ChecksumIEEE(b[:len(b)-4]))
+	var r mmaes.Optimizer
+	if err := r.UnmarshalBinary(b); !errors.Is(err, mmaes.ErrCheckpoint) {
+		t.Errorf("Lower[0] = 5 > initial mean 1: err = %v", err)
+	}
 }

@@ -86,8 +86,10 @@ type Config struct {
 	TargetF float64
 	// MaxEvals stops the run once Evals() ≥ MaxEvals (checked after each
 	// generation, so the count may pass it by less than λ); 0: no limit.
+	// With restarts it counts the evaluations of all runs.
 	MaxEvals int
-	// MaxGenerations stops the run after that many generations; 0: no limit.
+	// MaxGenerations stops the run after that many generations (with a
+	// Restart strategy: of each run, so it restarts); 0: no limit.
 	// DefaultConfig sets pycma's maxiter, 100 + 150·(n+3)²/√λ (λ the
 	// default for n).
 	MaxGenerations int
@@ -113,6 +115,45 @@ type Config struct {
 	// DefaultConfig: 1e14 (pycma's tolconditioncov). Checked when the row
 	// norms are computed (see TolX).
 	MaxCondition float64
+
+	// RankMu adds the rank-μ term of CMA-ES to the MMA update of A (see
+	// rankmu.go for the rule and its parameters): every generation learns
+	// from all μ selected steps, not only from the p-path. It needs the MMA
+	// update (with ECMA or Cholesky New returns an error naming RankMu).
+	// False (the default) is the paper's algorithm.
+	RankMu bool
+	// CMu is the rank-μ rate c_μ in (0, 1), c1 + c_μ ≤ 1; 0 means
+	// min(1 − c1, 3·2(μ_eff − 2 + 1/μ_eff)/((n+2)² + μ_eff)), three times
+	// the CMA-ES tutorial's value (see rankmu.go). Only with RankMu.
+	CMu float64
+
+	// Restart selects a restart strategy: NoRestart (the zero value, the
+	// paper's single run), IPOP or BIPOP. See restart.go and the package
+	// doc for when a run restarts and how.
+	Restart Restart
+	// MaxRestarts limits the restarts (for BIPOP: the large-population
+	// runs; see BIPOP); 0 means 9, so λ grows up to 2⁹·λ0. Only with a
+	// Restart strategy.
+	MaxRestarts int
+
+	// Lower and Upper are box constraints: every point handed to the
+	// objective (Ask's candidates, Optimize's calls) satisfies
+	// Lower[i] ≤ x_i ≤ Upper[i]. Each is nil (no bound on that side) or of
+	// length Dim; entries may be −Inf (Lower) or +Inf (Upper) for a
+	// coordinate without that bound, never NaN, and Lower[i] ≤ Upper[i] (equal
+	// fixes the coordinate). The initial mean must lie in the box. The
+	// candidates are mapped into the box by pycma's smooth piecewise
+	// linear/quadratic transformation (see bounds.go); the search
+	// distribution and its update stay in the unconstrained space. New
+	// copies both.
+	Lower, Upper []float64
+
+	// Workers is the number of goroutines that evaluate the λ candidates of
+	// a generation inside Optimize; 0 or 1: Optimize's own goroutine alone.
+	// With Workers ≥ 2 the objective is called concurrently and must be safe
+	// for concurrent use; the run is bit for bit the same as with Workers =
+	// 1 (see parallel.go). Ask and Tell are not affected.
+	Workers int
 
 	// Observer, when not nil, is called at the end of every Tell (also
 	// inside Optimize), after the update and the stop checks. It may read
@@ -166,14 +207,19 @@ type Params struct {
 	ChiN float64
 	// TolFunHist is the resolved length of the TolFun history.
 	TolFunHist int
+	// CMu is the rank-μ rate c_μ (0 without Config.RankMu); with RankMu, C1
+	// is CMA-ES's 2/((n+1.3)² + μ_eff) unless Config.C1 sets it.
+	CMu float64
 }
 
 func cfgErr(field, format string, args ...any) error {
 	return &ConfigError{Field: field, Msg: fmt.Sprintf(format, args...)}
 }
 
-// finite reports whether x is neither NaN nor ±Inf (x − x is NaN for both).
-func finite(x float64) bool { return x-x == 0 }
+// finite reports whether x is neither NaN nor ±Inf. (Not x − x == 0: once
+// inlined into a caller where x = a·b, Go may fuse x − x into an FMA on
+// arm64, which yields the rounding error of a·b, not 0.)
+func finite(x float64) bool { return math.Abs(x) <= math.MaxFloat64 }
 
 // resolve validates cfg and computes its Params.
 func resolve(cfg *Config) (Params, error) {
@@ -206,23 +252,83 @@ func resolve(cfg *Config) (Params, error) {
 		return p, cfgErr("Update", "%d: unknown update rule", int(cfg.Update))
 	}
 
-	p.Lambda = cfg.Lambda
-	if p.Lambda == 0 {
-		p.Lambda = defaultLambda(n)
+	lambda := cfg.Lambda
+	if lambda == 0 {
+		lambda = defaultLambda(n)
 	}
-	if p.Lambda < 2 {
+	if lambda < 2 {
 		return p, cfgErr("Lambda", "%d: must be ≥ 2 (or 0 for the default)", cfg.Lambda)
 	}
-	if p.Lambda > 1<<20 || float64(p.Lambda)*float64(n) > math.MaxInt/4 {
+	if !popFits(lambda, n) {
 		return p, cfgErr("Lambda", "%d: too large", cfg.Lambda)
 	}
-	p.Mu = cfg.Mu
-	if p.Mu == 0 {
-		p.Mu = p.Lambda / 2
+	mu := cfg.Mu
+	if mu == 0 {
+		mu = lambda / 2
 	}
-	if p.Mu < 1 || p.Mu > p.Lambda {
-		return p, cfgErr("Mu", "%d: must be in [1, Lambda = %d] (or 0 for ⌊λ/2⌋)", cfg.Mu, p.Lambda)
+	if mu < 1 || mu > lambda {
+		return p, cfgErr("Mu", "%d: must be in [1, Lambda = %d] (or 0 for ⌊λ/2⌋)", cfg.Mu, lambda)
 	}
+	if cfg.RankMu && cfg.Update != MMA {
+		return p, cfgErr("RankMu", "only for the MMA update, not %v", cfg.Update)
+	}
+	if cfg.CMu != 0 && !cfg.RankMu {
+		return p, cfgErr("CMu", "%g: set without RankMu", cfg.CMu)
+	}
+	if !finite(cfg.CMu) || cfg.CMu < 0 || cfg.CMu >= 1 {
+		return p, cfgErr("CMu", "%g: must be in (0, 1) (or 0 for the default)", cfg.CMu)
+	}
+	if err := checkRestart(cfg, lambda); err != nil {
+		return p, err
+	}
+	if err := checkBounds(cfg); err != nil {
+		return p, err
+	}
+	if cfg.Workers < 0 || cfg.Workers > maxWorkers {
+		return p, cfgErr("Workers", "%d: must be in [0, %d]", cfg.Workers, maxWorkers)
+	}
+	p, err := computeParams(cfg, lambda, mu)
+	if err != nil {
+		return p, err
+	}
+
+	if math.IsNaN(cfg.TargetF) {
+		return p, cfgErr("TargetF", "NaN (use -Inf to turn it off)")
+	}
+	if cfg.MaxEvals < 0 {
+		return p, cfgErr("MaxEvals", "%d: must be ≥ 0 (0: no limit)", cfg.MaxEvals)
+	}
+	if cfg.MaxGenerations < 0 {
+		return p, cfgErr("MaxGenerations", "%d: must be ≥ 0 (0: no limit)", cfg.MaxGenerations)
+	}
+	if !finite(cfg.TolFun) || cfg.TolFun < 0 {
+		return p, cfgErr("TolFun", "%g: must be finite and ≥ 0 (0: off)", cfg.TolFun)
+	}
+	if !finite(cfg.TolX) || cfg.TolX < 0 {
+		return p, cfgErr("TolX", "%g: must be finite and ≥ 0 (0: off)", cfg.TolX)
+	}
+	if math.IsNaN(cfg.MaxCondition) || cfg.MaxCondition < 0 {
+		return p, cfgErr("MaxCondition", "%g: must be ≥ 0 (0: off)", cfg.MaxCondition)
+	}
+	return p, nil
+}
+
+// maxWorkers bounds Config.Workers.
+const maxWorkers = 1 << 16
+
+// popFits reports whether a population of λ points of dimension n is within
+// the sizes New accepts.
+func popFits(lambda, n int) bool {
+	return lambda <= 1<<20 && float64(lambda)*float64(n) <= math.MaxInt/4
+}
+
+// computeParams computes the strategy parameters of a run with population
+// λ and μ parents (validated) under cfg, and validates the rates. New calls
+// it for the first run, a restart for each later one.
+func computeParams(cfg *Config, lambda, mu int) (Params, error) {
+	var p Params
+	n := cfg.Dim
+	p.Lambda, p.Mu = lambda, mu
 	p.Weights = logWeights(p.Mu)
 	sw2 := 0.0
 	for _, w := range p.Weights {
@@ -248,8 +354,21 @@ func resolve(cfg *Config) (Params, error) {
 	if p.C, err = rate("C", cfg.C, 4/(nf+4), true); err != nil {
 		return p, err
 	}
-	if p.C1, err = rate("C1", cfg.C1, 2/((nf+math.Sqrt2)*(nf+math.Sqrt2)), false); err != nil {
+	c1 := 2 / ((nf + math.Sqrt2) * (nf + math.Sqrt2))
+	if cfg.RankMu {
+		c1 = rankMuC1(nf, p.MuEff)
+	}
+	if p.C1, err = rate("C1", cfg.C1, c1, false); err != nil {
 		return p, err
+	}
+	if cfg.RankMu {
+		p.CMu = cfg.CMu
+		if p.CMu == 0 {
+			p.CMu = rankMuCMu(nf, p.MuEff, p.C1)
+		}
+		if !(p.C1+p.CMu <= 1) {
+			return p, cfgErr("CMu", "%g: c1 + c_μ = %g must be ≤ 1", cfg.CMu, p.C1+p.CMu)
+		}
 	}
 	sqMu := math.Sqrt(p.MuEff)
 	if p.CSigma, err = rate("CSigma", cfg.CSigma, sqMu/(math.Sqrt(nf)+sqMu), true); err != nil {
@@ -264,30 +383,12 @@ func resolve(cfg *Config) (Params, error) {
 	}
 	p.ChiN = math.Sqrt(nf) * (1 - 1/(4*nf) + 1/(21*nf*nf))
 
-	if math.IsNaN(cfg.TargetF) {
-		return p, cfgErr("TargetF", "NaN (use -Inf to turn it off)")
-	}
-	if cfg.MaxEvals < 0 {
-		return p, cfgErr("MaxEvals", "%d: must be ≥ 0 (0: no limit)", cfg.MaxEvals)
-	}
-	if cfg.MaxGenerations < 0 {
-		return p, cfgErr("MaxGenerations", "%d: must be ≥ 0 (0: no limit)", cfg.MaxGenerations)
-	}
-	if !finite(cfg.TolFun) || cfg.TolFun < 0 {
-		return p, cfgErr("TolFun", "%g: must be finite and ≥ 0 (0: off)", cfg.TolFun)
-	}
 	if cfg.TolFunHist < 0 || cfg.TolFunHist > 1<<24 {
 		return p, cfgErr("TolFunHist", "%d: must be in [0, 2^24] (0: the default)", cfg.TolFunHist)
 	}
 	p.TolFunHist = cfg.TolFunHist
 	if p.TolFunHist == 0 {
 		p.TolFunHist = 10 + (30*n+p.Lambda-1)/p.Lambda
-	}
-	if !finite(cfg.TolX) || cfg.TolX < 0 {
-		return p, cfgErr("TolX", "%g: must be finite and ≥ 0 (0: off)", cfg.TolX)
-	}
-	if math.IsNaN(cfg.MaxCondition) || cfg.MaxCondition < 0 {
-		return p, cfgErr("MaxCondition", "%g: must be ≥ 0 (0: off)", cfg.MaxCondition)
 	}
 	return p, nil
 }

@@ -39,6 +39,27 @@
 // A = I (A_inv = I) and all paths are zero. Optimizer.Params returns the
 // values in use.
 //
+// # Beyond the paper
+//
+// Four options, all off in DefaultConfig (which stays the paper's
+// algorithm), add what users of CMA-ES libraries expect:
+//
+//   - Config.RankMu adds the rank-μ term of CMA-ES to the MMA update,
+//     A ← (1 − c1/2 − c_μ/2)·A + (c1/2)·p·vᵀ + (c_μ/2)·Σ w_i·y_{i:λ}·z_{i:λ}ᵀ,
+//     in one pass over A (see rankmu.go for the rates and why).
+//   - Config.Restart (IPOP or BIPOP) restarts a run that stopped on a local
+//     criterion with a larger (or, for BIPOP, sometimes a smaller)
+//     population, from a fresh state and the same seed stream, up to
+//     Config.MaxRestarts times; Result.Restarts counts them and Result
+//     holds the best over all runs (see Restart).
+//   - Config.Lower and Config.Upper are box constraints: the objective only
+//     ever sees points inside them, mapped by pycma's smooth boundary
+//     transformation (see bounds.go).
+//   - Config.Workers evaluates the λ candidates of a generation inside
+//     Optimize on that many goroutines, with the same result bit for bit
+//     (see parallel.go); the objective must then be safe for concurrent
+//     use.
+//
 // # Use
 //
 // Optimize runs the whole loop:
@@ -59,8 +80,13 @@
 //		for i, x := range xs {
 //			fit[i] = f(x)
 //		}
-//		if err := opt.Tell(fit); err != nil { ... }
+//		if err := opt.Tell(fit[:len(xs)]); err != nil { ... }
 //	}
+//
+// (With a restart strategy λ changes at restarts: size the values by
+// len(xs).) Example_externalEvaluation shows a service that sends the
+// candidates to remote workers, matches the results by index in whatever
+// order they arrive, and checkpoints between generations.
 //
 // # Configuration and defaults
 //
@@ -89,10 +115,14 @@
 // # Allocation
 //
 // New allocates every buffer a run needs (the population, A, A_inv for
-// Cholesky, the paths, the ranking, the TolFun history, the best point).
-// After that Ask, Tell, and each generation inside Optimize allocate
-// nothing, at every n (alloc_test.go checks it). Result copies the best
-// point, MarshalBinary allocates its output.
+// Cholesky, the paths, the ranking, the TolFun history, the best point, the
+// rank-μ blocks, the bounds). After that Ask, Tell, and each generation
+// inside Optimize allocate nothing, at every n, with every option
+// (alloc_test.go checks it). The exceptions are outside generations: a
+// restart allocates the new run's weights and, when its λ exceeds every λ
+// before, the larger population buffers; Optimize with Workers ≥ 2 starts
+// its goroutines once per call; Result copies the best point,
+// MarshalBinary allocates its output.
 //
 // # Reproducibility
 //
@@ -112,5 +142,7 @@
 //
 // An Optimizer is not safe for concurrent use: call its methods from one
 // goroutine at a time. Distinct Optimizers share no mutable state, so any
-// number can run at once, each on its own goroutine.
+// number can run at once, each on its own goroutine. With Config.Workers ≥ 2,
+// Optimize itself calls the objective from several goroutines at once (and
+// from none after it returns).
 package mmaes

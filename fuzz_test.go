@@ -1,8 +1,11 @@
 package mmaes_test
 
 import (
+	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/mmaes-go/mmaes"
@@ -11,20 +14,29 @@ import (
 // FuzzOptimizer drives optimizers of random dimension, step size, seed,
 // update rule, λ and μ with adversarial fitness streams: every value is chosen by a
 // byte of stream (NaN, ±Inf, ±1e308, ±MaxFloat64, 0, a constant, random,
-// the sphere, the negative sphere, the smallest subnormal, ...). It checks
-// that nothing panics, that σ is always finite and > 0, and that while the
-// run has not stopped the mean, A (and A_inv), the paths and the best value
-// are finite (or the best value is NaN only before any non-NaN value).
+// the sphere, the negative sphere, the smallest subnormal, ...). The bits of
+// feat add the options beyond the paper: rank-μ (bit 0), a restart strategy
+// (bits 1–2; 3 is invalid), box constraints with finite, infinite, huge,
+// tiny and degenerate bounds (bit 3), the run driven by Optimize with
+// 1 + (bits 4–5) workers instead of Ask and Tell (bit 6), a small restart
+// limit (bit 7). It checks that nothing panics, that σ is always finite and
+// > 0, that every candidate lies in the box, and that while the run has not
+// stopped the mean, A (and A_inv), the paths and the best value are finite
+// (or the best value is NaN only before any non-NaN value).
 func FuzzOptimizer(f *testing.F) {
-	f.Add(uint8(3), 1.0, uint64(1), uint8(0), []byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11})
-	f.Add(uint8(1), 1e-300, uint64(2), uint8(1), []byte{9, 9, 9, 9})
-	f.Add(uint8(40), 1e300, uint64(3), uint8(2), []byte{10, 10, 10, 0, 0, 3})
-	f.Add(uint8(7), 6.6, uint64(0), uint8(2), []byte{})
-	f.Add(uint8(2), 5e-324, uint64(4), uint8(0), []byte{11})
-	f.Add(uint8(5), math.MaxFloat64, uint64(5), uint8(1), []byte{3, 4})
-	f.Add(uint8(12), 1.0, uint64(6), uint8(0), []byte{8})
-	f.Add(uint8(9), math.NaN(), uint64(7), uint8(2), []byte{1})
-	f.Fuzz(func(t *testing.T, dim uint8, sigma float64, seed uint64, upd uint8, stream []byte) {
+	f.Add(uint8(3), 1.0, uint64(1), uint8(0), []byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, uint8(0))
+	f.Add(uint8(1), 1e-300, uint64(2), uint8(1), []byte{9, 9, 9, 9}, uint8(0))
+	f.Add(uint8(40), 1e300, uint64(3), uint8(2), []byte{10, 10, 10, 0, 0, 3}, uint8(0))
+	f.Add(uint8(7), 6.6, uint64(0), uint8(2), []byte{}, uint8(0))
+	f.Add(uint8(2), 5e-324, uint64(4), uint8(0), []byte{11}, uint8(0))
+	f.Add(uint8(5), math.MaxFloat64, uint64(5), uint8(1), []byte{3, 4}, uint8(0))
+	f.Add(uint8(12), 1.0, uint64(6), uint8(0), []byte{8}, uint8(0))
+	f.Add(uint8(9), math.NaN(), uint64(7), uint8(2), []byte{1}, uint8(0))
+	f.Add(uint8(6), 2.0, uint64(8), uint8(0), []byte{10, 9, 0}, uint8(0b10001011))
+	f.Add(uint8(4), 1e10, uint64(9), uint8(0), []byte{11, 1, 13}, uint8(0b11111101))
+	f.Add(uint8(3), 0.5, uint64(11), uint8(0), []byte{10}, uint8(0b00001100))
+	f.Add(uint8(20), 3.0, uint64(12), uint8(0), []byte{0, 0, 0, 10}, uint8(0b01011011))
+	f.Fuzz(func(t *testing.T, dim uint8, sigma float64, seed uint64, upd uint8, stream []byte, feat uint8) {
 		n := int(dim)%48 + 1
 		cfg := mmaes.DefaultConfig(n)
 		cfg.Sigma = sigma
@@ -38,12 +50,37 @@ func FuzzOptimizer(f *testing.F) {
 		if seed&1 == 1 {
 			cfg.TolFun, cfg.TolX, cfg.MaxCondition = 0, 0, 0
 		}
+		rng := rand.New(rand.NewPCG(seed, 99))
+		cfg.RankMu = feat&1 == 1
+		cfg.Restart = mmaes.Restart(feat >> 1 & 3)
+		if feat&128 != 0 && cfg.Restart != 0 {
+			cfg.MaxRestarts = 2
+		}
+		if feat&8 != 0 {
+			inf := math.Inf(1)
+			los := []float64{-1, -inf, 0, -1e300, -5e-324, -math.MaxFloat64, math.NaN()}
+			his := []float64{1, inf, 0, 1e300, 5e-324, math.MaxFloat64, 2}
+			cfg.Lower, cfg.Upper = make([]float64, n), make([]float64, n)
+			for i := range cfg.Lower {
+				cfg.Lower[i], cfg.Upper[i] = los[rng.IntN(len(los))], his[rng.IntN(len(his))]
+			}
+		}
+		parallel := feat&64 != 0
+		if parallel {
+			cfg.Workers = 1 + int(feat>>4&3)
+		}
 		o, err := mmaes.New(cfg)
 		if err != nil {
-			return // invalid σ or update: rejected, not a panic
+			return // invalid σ, update, bounds...: rejected, not a panic
 		}
-		rng := rand.New(rand.NewPCG(seed, 99))
-		fit := make([]float64, o.Lambda())
+		inside := func(x []float64) {
+			for i, v := range x {
+				if cfg.Lower != nil && !(v >= cfg.Lower[i]) || cfg.Upper != nil && !(v <= cfg.Upper[i]) {
+					panic(fmt.Sprintf("candidate %v outside the box [%v, %v]", x, cfg.Lower, cfg.Upper))
+				}
+			}
+		}
+		var fit []float64
 		k := 0
 		next := func(x []float64) float64 {
 			var b byte
@@ -87,12 +124,43 @@ func FuzzOptimizer(f *testing.F) {
 			}
 			return rng.Float64() * 1e300
 		}
+		if parallel {
+			// The objective runs on several goroutines: serialize the
+			// stream. Stop after 80 generations' worth of calls.
+			var mu sync.Mutex
+			calls := 0
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			o.SetObserver(func(o *mmaes.Optimizer) {
+				check(t, o)
+				if o.Generation() >= 80 {
+					cancel()
+				}
+			})
+			res, err := o.Optimize(ctx, func(x []float64) float64 {
+				inside(x)
+				mu.Lock()
+				defer mu.Unlock()
+				calls++
+				return next(x)
+			})
+			if err != nil && res.Reason != mmaes.Canceled && !res.Reason.Failed() {
+				t.Fatalf("Optimize: %v (%v)", err, res.Reason)
+			}
+			if len(res.X) != n || res.Evals > calls {
+				t.Fatalf("Result %+v after %d calls", res, calls)
+			}
+			inside(res.X)
+			return
+		}
 		for g := 0; g < 80; g++ {
 			xs := o.Ask()
 			if xs == nil {
 				break
 			}
+			fit = append(fit[:0], make([]float64, len(xs))...)
 			for i, x := range xs {
+				inside(x)
 				fit[i] = next(x)
 			}
 			if err := o.Tell(fit); err != nil {
@@ -105,7 +173,10 @@ func FuzzOptimizer(f *testing.F) {
 		if len(res.X) != n {
 			t.Fatalf("Result.X has length %d", len(res.X))
 		}
-		if o.Reason() == mmaes.NotStopped {
+		if o.Generation() > 0 {
+			inside(res.X)
+		}
+		if o.Reason() == mmaes.NotStopped && cfg.Restart == mmaes.NoRestart {
 			t.Fatalf("not stopped after %d generations (MaxGenerations 60)", o.Generation())
 		}
 	})
@@ -124,9 +195,9 @@ func check(t *testing.T, o *mmaes.Optimizer) {
 			t.Fatalf("generation %d: %s not finite without a stop", o.Generation(), name)
 		}
 	}
-	if math.IsNaN(o.BestF()) && o.Generation() > 0 && o.Reason() != mmaes.AllNaN {
+	if math.IsNaN(o.BestF()) && o.Generation() > 0 && o.Reason() != mmaes.AllNaN && o.Restarts() == 0 {
 		// Every generation so far had at least one non-NaN value, or the
-		// run would have stopped.
+		// run would have stopped (or, with a restart strategy, restarted).
 		t.Fatalf("best value NaN after %d generations", o.Generation())
 	}
 }

@@ -3,7 +3,6 @@ package mmaes
 import (
 	"context"
 	"math"
-	"math/rand/v2"
 
 	"github.com/mmaes-go/mmaes/kernel"
 )
@@ -19,8 +18,7 @@ type Optimizer struct {
 	n, lambda, mu int
 	cp, cs        float64 // √(c(2−c)μ_eff), √(c_σ(2−c_σ)μ_eff)
 
-	src *rand.PCG
-	rng *rand.Rand
+	src *pcg // the generator: math/rand/v2's PCG (rand.go)
 
 	sigma float64
 	m     []float64 // mean
@@ -58,6 +56,28 @@ type Optimizer struct {
 	// Upper bounds of the largest row norm of A and A_inv, exact after a
 	// scan (stop.go).
 	rowA, rowAInv float64
+
+	// Restarts (restart.go). lambda0 is the first run's λ; m0 the initial
+	// mean (nil without restarts). runGen and runEvals0 are the generations
+	// of the current run and the evaluations before it; runMaxGen its
+	// generation limit (0: none). BIPOP: small tells whether the current
+	// run counts as small, largeRuns counts the large runs, evalsSmall and
+	// evalsLarge the evaluations of the finished runs of each regime.
+	lambda0                int
+	m0                     []float64
+	restarts               int
+	runGen, runEvals0      int
+	runMaxGen              int
+	small                  bool
+	largeRuns              int
+	evalsSmall, evalsLarge int
+
+	// Box constraints (bounds.go): nil without bounds.
+	lo, hi, al, au []float64
+
+	// Rank-μ update (rankmu.go): the gathered (μ+1)×n blocks [p; y_{i:λ}]
+	// and [v; z_{i:λ}] and their coefficients.
+	rkP, rkQ, rkBeta []float64
 }
 
 // A Result summarizes a run.
@@ -72,8 +92,12 @@ type Result struct {
 	Evals       int
 	Generations int
 	// Reason says why the run stopped (NotStopped if it has not; Canceled
-	// in the Result of an Optimize call whose context was cancelled).
+	// in the Result of an Optimize call whose context was cancelled). With
+	// restarts it is the reason of the last run.
 	Reason Reason
+	// Restarts counts the restarts made (Config.Restart); X and F are the
+	// best over all runs.
+	Restarts int
 }
 
 // New validates cfg and returns an Optimizer at generation 0: mean cfg.Mean,
@@ -85,20 +109,20 @@ func New(cfg Config) (*Optimizer, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := newOptimizer(cfg, par)
+	if err := checkMeanInBounds(&cfg); err != nil {
+		return nil, err
+	}
+	o := newOptimizer(cfg, par, par.Lambda, par.TolFunHist)
 	if cfg.Mean != nil {
 		copy(o.m, cfg.Mean)
 	}
-	o.src = rand.NewPCG(cfg.Seed, cfg.Seed^pcgStream)
-	o.rng = rand.New(o.src)
-	o.sigma = cfg.Sigma
-	for i := 0; i < o.n; i++ {
-		o.a[i*o.n+i] = 1
-		if o.ainv != nil {
-			o.ainv[i*o.n+i] = 1
-		}
+	if o.m0 != nil {
+		copy(o.m0, o.m)
 	}
-	o.rowA, o.rowAInv = 1, 1
+	o.src = newPCG(cfg.Seed, cfg.Seed^pcgStream)
+	o.startRun(cfg.Sigma) // σ0, A = I (A_inv = I), zero paths
+	o.runMaxGen = cfg.MaxGenerations
+	o.small = cfg.Restart == BIPOP // the first run counts as small
 	copy(o.bestX, o.m)
 	o.bestF = math.NaN()
 	return o, nil
@@ -108,16 +132,29 @@ func New(cfg Config) (*Optimizer, error) {
 // stream.
 const pcgStream = 0x9e3779b97f4a7c15
 
-// newOptimizer allocates an Optimizer's buffers for a validated config; the
-// state is zero and the generator unset.
-func newOptimizer(cfg Config, par Params) *Optimizer {
+// newOptimizer allocates an Optimizer's buffers for a validated config, the
+// current run's parameters par, the first run's λ0 and a TolFun history of
+// capacity histCap; the state is zero and the generator unset. It keeps
+// copies of the bounds and clears cfg.Mean.
+func newOptimizer(cfg Config, par Params, lambda0, histCap int) *Optimizer {
 	n, lambda := cfg.Dim, par.Lambda
 	cfg.Mean = nil
+	if cfg.Lower != nil {
+		cfg.Lower = append([]float64(nil), cfg.Lower...)
+	}
+	if cfg.Upper != nil {
+		cfg.Upper = append([]float64(nil), cfg.Upper...)
+	}
 	o := &Optimizer{
 		cfg: cfg, par: par,
 		n: n, lambda: lambda, mu: par.Mu,
-		cp: math.Sqrt(par.C * (2 - par.C) * par.MuEff),
-		cs: math.Sqrt(par.CSigma * (2 - par.CSigma) * par.MuEff),
+		cp:      math.Sqrt(par.C * (2 - par.C) * par.MuEff),
+		cs:      math.Sqrt(par.CSigma * (2 - par.CSigma) * par.MuEff),
+		lambda0: lambda0,
+	}
+	o.setBounds(cfg.Lower, cfg.Upper)
+	if cfg.Restart != NoRestart {
+		o.m0 = make([]float64, n)
 	}
 	// One backing array for the vectors keeps them close in memory.
 	nv := 17
@@ -135,13 +172,8 @@ func newOptimizer(cfg Config, par Params) *Optimizer {
 	if cfg.Update == Cholesky {
 		o.ainv = make([]float64, n*n)
 	}
-	pop := make([]float64, 3*lambda*n)
-	o.z, o.y, o.x = pop[:lambda*n:lambda*n], pop[lambda*n:2*lambda*n:2*lambda*n], pop[2*lambda*n:]
-	o.xs = make([][]float64, lambda)
-	o.evalBuf = make([]float64, lambda)
-	o.fit = make([]float64, lambda)
-	o.idx = make([]int, lambda)
-	o.hist = make([]float64, par.TolFunHist)
+	o.hist = make([]float64, max(histCap, par.TolFunHist))
+	o.sizeBuffers() // the population, ranking and rank-μ buffers for λ
 	return o
 }
 
@@ -158,9 +190,12 @@ func (o *Optimizer) Ask() [][]float64 {
 		return nil
 	}
 	if !o.asked {
-		if !o.sample() {
-			o.reason = NumericalBreakdown
-			return nil
+		for !o.sample() {
+			// A non-finite candidate ends the run: restart or stop.
+			if !o.canRestart() || !o.restart() {
+				o.reason = NumericalBreakdown
+				return nil
+			}
 		}
 		o.asked = true
 	}
@@ -174,14 +209,15 @@ func (o *Optimizer) Ask() [][]float64 {
 // sample draws z_i ~ N(0, I), computes Y = A·Z with one kernel call and
 // x_i = m + σ·y_i, and reports whether every candidate is finite.
 func (o *Optimizer) sample() bool {
-	for i := range o.z {
-		o.z[i] = o.rng.NormFloat64()
-	}
+	fillNormal(o.src, o.z)
 	o.fillXY()
 	for _, xi := range o.x {
 		if !finite(xi) {
 			return false
 		}
+	}
+	if o.lo != nil {
+		o.repairAll() // bounds.go
 	}
 	return true
 }
@@ -217,6 +253,7 @@ func (o *Optimizer) Tell(fitness []float64) error {
 	copy(o.fit, fitness)
 	o.asked = false
 	o.gen++
+	o.runGen++
 	o.evals += o.lambda
 
 	valid := rank(o.idx, o.fit)
@@ -246,8 +283,12 @@ func (o *Optimizer) Tell(fitness []float64) error {
 	return nil
 }
 
-// stop records r (if it is a stop) and calls the observer.
+// stop records r (if it is a stop) and calls the observer. A local stop
+// starts the next run instead when a restart is left (restart.go).
 func (o *Optimizer) stop(r Reason) {
+	if localStop(r) && o.canRestart() && o.restart() {
+		r = NotStopped
+	}
 	o.reason = r
 	if o.cfg.Observer != nil {
 		o.cfg.Observer(o)
@@ -262,8 +303,11 @@ func (o *Optimizer) stop(r Reason) {
 // cancelled: then Result.Reason is Canceled but the optimizer itself has not
 // stopped, so Optimize (or Ask/Tell) can continue the run exactly. ctx is
 // checked before each evaluation. A pending Ask is evaluated first. Called
-// on a stopped run, Optimize returns at once. Apart from the copy of the
-// best point in the Result, Optimize allocates nothing.
+// on a stopped run, Optimize returns at once. With Config.Workers ≥ 2, f is
+// called from that many goroutines at once and must be safe for concurrent
+// use; the result is the same, bit for bit (see parallel.go). Apart from
+// the copy of the best point in the Result, the worker goroutines (started
+// once per call) and restarts (see Restart), Optimize allocates nothing.
 func (o *Optimizer) Optimize(ctx context.Context, f func(x []float64) float64) (Result, error) {
 	if o.n == 0 {
 		return Result{}, ErrNotInitialized
@@ -275,10 +319,26 @@ func (o *Optimizer) Optimize(ctx context.Context, f func(x []float64) float64) (
 		ctx = context.Background()
 	}
 	done := ctx.Done()
+	var pool *evalPool
+	if w := o.poolSize(); w > 0 && o.reason == NotStopped {
+		pool = newEvalPool(f, done, w) // parallel.go
+		defer pool.stop()
+	}
 	for o.reason == NotStopped {
 		xs := o.Ask()
 		if xs == nil {
 			break
+		}
+		if pool != nil {
+			if !pool.eval(xs, o.evalBuf) {
+				res := o.Result()
+				res.Reason = Canceled
+				return res, ctx.Err()
+			}
+			if err := o.Tell(o.evalBuf); err != nil {
+				break // unreachable, as below
+			}
+			continue
 		}
 		for i, x := range xs {
 			if done != nil {
@@ -315,6 +375,7 @@ func (o *Optimizer) Result() Result {
 		Evals:       o.evals,
 		Generations: o.gen,
 		Reason:      o.reason,
+		Restarts:    o.restarts,
 	}
 }
 
@@ -337,10 +398,11 @@ func (o *Optimizer) Err() error {
 // Dim returns the dimension n.
 func (o *Optimizer) Dim() int { return o.n }
 
-// Lambda returns the population size λ.
+// Lambda returns the population size λ (of the current run: restarts change
+// it).
 func (o *Optimizer) Lambda() int { return o.lambda }
 
-// Mu returns the number of parents μ.
+// Mu returns the number of parents μ (of the current run).
 func (o *Optimizer) Mu() int { return o.mu }
 
 // Update returns the matrix update rule.
@@ -388,8 +450,8 @@ func (o *Optimizer) BestF() float64 {
 	return o.bestF
 }
 
-// Params returns the resolved strategy parameters (with a copy of the
-// weights).
+// Params returns the resolved strategy parameters of the current run (with
+// a copy of the weights).
 func (o *Optimizer) Params() Params {
 	p := o.par
 	p.Weights = append([]float64(nil), p.Weights...)
@@ -397,8 +459,17 @@ func (o *Optimizer) Params() Params {
 }
 
 // Config returns the configuration the optimizer runs with (Mean is nil: see
-// Mean for the current mean).
-func (o *Optimizer) Config() Config { return o.cfg }
+// Mean for the current mean; Lower and Upper are copies).
+func (o *Optimizer) Config() Config {
+	c := o.cfg
+	if c.Lower != nil {
+		c.Lower = append([]float64(nil), c.Lower...)
+	}
+	if c.Upper != nil {
+		c.Upper = append([]float64(nil), c.Upper...)
+	}
+	return c
+}
 
 // SetObserver replaces the observer (Config.Observer), for instance after
 // UnmarshalBinary, which does not restore it.

@@ -206,6 +206,33 @@ func TestNewErrors(t *testing.T) {
 		{"TolFunHist", func(c *mmaes.Config) { c.TolFunHist = -2 }},
 		{"TolX", func(c *mmaes.Config) { c.TolX = inf }},
 		{"MaxCondition", func(c *mmaes.Config) { c.MaxCondition = -1 }},
+		{"RankMu", func(c *mmaes.Config) { c.RankMu, c.Update = true, mmaes.ECMA }},
+		{"RankMu", func(c *mmaes.Config) { c.RankMu, c.Update = true, mmaes.Cholesky }},
+		{"CMu", func(c *mmaes.Config) { c.CMu = 0.1 }},
+		{"CMu", func(c *mmaes.Config) { c.RankMu, c.CMu = true, 1 }},
+		{"CMu", func(c *mmaes.Config) { c.RankMu, c.CMu = true, nan }},
+		{"CMu", func(c *mmaes.Config) { c.RankMu, c.CMu, c.C1 = true, 0.6, 0.5 }},
+		{"Restart", func(c *mmaes.Config) { c.Restart = 3 }},
+		{"Restart", func(c *mmaes.Config) { c.Restart = -1 }},
+		{"MaxRestarts", func(c *mmaes.Config) { c.MaxRestarts = 3 }},
+		{"MaxRestarts", func(c *mmaes.Config) { c.Restart, c.MaxRestarts = mmaes.IPOP, -1 }},
+		{"MaxRestarts", func(c *mmaes.Config) { c.Restart, c.MaxRestarts = mmaes.BIPOP, 30 }},
+		{"MaxRestarts", func(c *mmaes.Config) { c.Restart, c.Lambda = mmaes.IPOP, 1<<19 }},
+		{"Lower", func(c *mmaes.Config) { c.Lower = []float64{0, 0, 0} }},
+		{"Upper", func(c *mmaes.Config) { c.Upper = []float64{} }},
+		{"Lower[1]", func(c *mmaes.Config) { c.Lower = []float64{-1, nan, -1, -1} }},
+		{"Upper[3]", func(c *mmaes.Config) { c.Upper = []float64{1, 1, 1, nan} }},
+		{"Lower[0]", func(c *mmaes.Config) { c.Lower = []float64{inf, -1, -1, -1} }},
+		{"Upper[2]", func(c *mmaes.Config) { c.Upper = []float64{1, 1, -inf, 1} }},
+		{"Lower[2]", func(c *mmaes.Config) {
+			c.Lower, c.Upper = []float64{-1, -1, 2, -1}, []float64{1, 1, 1, 1}
+		}},
+		{"Mean", func(c *mmaes.Config) { c.Lower = []float64{-1, 1, -1, -1} }}, // the origin outside
+		{"Mean[3]", func(c *mmaes.Config) {
+			c.Mean, c.Upper = []float64{0, 0, 0, 2}, []float64{1, 1, 1, 1}
+		}},
+		{"Workers", func(c *mmaes.Config) { c.Workers = -1 }},
+		{"Workers", func(c *mmaes.Config) { c.Workers = 1 << 30 }},
 	}
 	for _, tc := range cases {
 		cfg := mmaes.DefaultConfig(4)
@@ -230,6 +257,14 @@ func TestNewErrors(t *testing.T) {
 		func(c *mmaes.Config) { c.Sigma = 1e300 },
 		func(c *mmaes.Config) { c.C, c.CSigma = 1, 1 },
 		func(c *mmaes.Config) { c.MaxCondition = inf },
+		func(c *mmaes.Config) { c.RankMu = true },
+		func(c *mmaes.Config) { c.RankMu, c.CMu = true, 0.5 },
+		func(c *mmaes.Config) { c.Restart, c.MaxRestarts = mmaes.IPOP, 16 },
+		func(c *mmaes.Config) { c.Restart = mmaes.BIPOP },
+		func(c *mmaes.Config) { c.Lower, c.Upper = []float64{0, -inf, -1, 0}, []float64{0, 0, inf, 1e-300} },
+		func(c *mmaes.Config) { c.Lower = []float64{-inf, -inf, -inf, -inf} },
+		func(c *mmaes.Config) { c.Workers = 1 },
+		func(c *mmaes.Config) { c.Workers = 64 },
 	} {
 		cfg := mmaes.DefaultConfig(4)
 		edit(&cfg)

@@ -17,7 +17,10 @@ const (
 	TargetReached
 	// MaxEvalsReached: Evals() ≥ Config.MaxEvals.
 	MaxEvalsReached
-	// MaxGenerationsReached: Generation() ≥ Config.MaxGenerations.
+	// MaxGenerationsReached: the run made Config.MaxGenerations
+	// generations (Generation() ≥ MaxGenerations without restarts; with
+	// them, the generations since the last restart, or a BIPOP small run's
+	// budget).
 	MaxGenerationsReached
 	// TolFunReached: over the last Config.TolFunHist generations the best
 	// values, and the values of the last generation, spread less than
@@ -143,7 +146,9 @@ func (o *Optimizer) checkStop(genRange float64) Reason {
 	if c.MaxEvals > 0 && o.evals >= c.MaxEvals {
 		return MaxEvalsReached
 	}
-	if c.MaxGenerations > 0 && o.gen >= c.MaxGenerations {
+	// MaxGenerations (and a BIPOP small run's budget) count the
+	// generations of the current run (restart.go).
+	if o.runMaxGen > 0 && o.runGen >= o.runMaxGen {
 		return MaxGenerationsReached
 	}
 	if c.TolFun > 0 && o.histLen == len(o.hist) && genRange < c.TolFun {

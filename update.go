@@ -80,8 +80,12 @@ func (o *Optimizer) update() bool {
 	o.p, o.pNew = o.pNew, o.p
 	o.v, o.vNew = o.vNew, o.v
 	o.s, o.sNew = o.sNew, o.s
-	kernel.ScaleAddOuter(o.a, n, alpha, beta, o.p, q)
-	o.rowA = (alpha*o.rowA + math.Abs(beta)*pInf*normQ) * boundSlack
+	if o.cfg.RankMu {
+		o.rankMuUpdate(pInf, normV) // rankmu.go: MMA with the rank-μ term
+	} else {
+		kernel.ScaleAddOuter(o.a, n, alpha, beta, o.p, q)
+		o.rowA = (alpha*o.rowA + math.Abs(beta)*pInf*normQ) * boundSlack
+	}
 	o.sigma = sigma
 	return true
 }

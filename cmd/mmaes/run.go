@@ -32,7 +32,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	tracePath := fs.String("trace", "", "write a per-generation CSV trace to this file")
 	plotPath := fs.String("plot", "", "write a PNG of best f and σ against evaluations to this file")
 	quiet := fs.Bool("q", false, "no progress line")
-	restart := fs.String("restart", "none", "restart strategy: none, ipop or bipop")
+	restart := fs.String("restart", "none", "restart strategy: none, ipop or bipop (turns the library's TolFun stop back on: it ends the runs that restart)")
 	maxRestarts := fs.Int("max-restarts", 0, "restart limit (BIPOP: large-population runs); 0: the library's default, 9")
 	rankMu := fs.Bool("rank-mu", false, "add the rank-μ update (MMA only)")
 	bounds := fs.String("bounds", "", "box constraints lo,hi, the same in every coordinate (e.g. -5,5)")
@@ -121,7 +121,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 }
 
 // applyExtras sets the options beyond the paper from the flags -restart,
-// -max-restarts, -rank-mu, -bounds and -workers. With -bounds the initial
+// -max-restarts, -rank-mu, -bounds and -workers. A restart strategy turns
+// the library's default TolFun back on (the paper's set-up turns it off):
+// runs stuck in a local minimum end, and restart, on it. With -bounds the initial
 // mean is drawn (from the seed) uniformly in the box intersected with the
 // paper's [−10, 10]^n, or in the box if they do not meet.
 func applyExtras(cfg *mmaes.Config, restart string, maxRestarts int, rankMu bool, bounds string, workers int, seed uint64) error {
@@ -140,6 +142,9 @@ func applyExtras(cfg *mmaes.Config, restart string, maxRestarts int, rankMu bool
 	}
 	if maxRestarts > 0 && cfg.Restart == mmaes.NoRestart {
 		return fmt.Errorf("%w: -max-restarts needs -restart ipop or bipop", errUsage)
+	}
+	if cfg.Restart != mmaes.NoRestart {
+		cfg.TolFun = mmaes.DefaultConfig(cfg.Dim).TolFun
 	}
 	cfg.MaxRestarts = maxRestarts
 	cfg.RankMu = rankMu

@@ -1,0 +1,182 @@
+package mmaes
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestRankMuFormula checks one Tell with RankMu against a naive computation
+// of A ← (1 − c1/2 − c_μ/2)·A + (c1/2)·p·vᵀ + (c_μ/2)·Σ w_t·y_{t:λ}·z_{t:λ}ᵀ
+// from A before it, the paths after it and the generation's selected steps.
+func TestRankMuFormula(t *testing.T) {
+	const u = 0x1p-53
+	for _, n := range []int{1, 3, 8, 21} {
+		cfg := DefaultConfig(n)
+		cfg.RankMu, cfg.Seed, cfg.Sigma = true, 5, 3
+		o, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fit := make([]float64, o.lambda)
+		f := func(x []float64) float64 {
+			s := 0.0
+			for i, v := range x {
+				s += float64(1+i*i) * v * v
+			}
+			return s
+		}
+		for g := 0; g < 40; g++ {
+			for i, x := range o.Ask() {
+				fit[i] = f(x)
+			}
+			a0 := append([]float64(nil), o.a...)
+			if err := o.Tell(fit); err != nil {
+				t.Fatal(err)
+			}
+			if o.reason != NotStopped {
+				t.Fatalf("stopped: %v", o.reason)
+			}
+			c1, cmu, w := o.par.C1, o.par.CMu, o.par.Weights
+			alpha := 1 - c1/2 - cmu/2
+			for i := 0; i < n; i++ {
+				for j := 0; j < n; j++ {
+					want := alpha * a0[i*n+j]
+					mag := math.Abs(want)
+					term := c1 / 2 * o.p[i] * o.v[j]
+					want += term
+					mag += math.Abs(term)
+					for k, r := range o.idx[:o.mu] {
+						term := cmu / 2 * w[k] * o.y[r*n+i] * o.z[r*n+j]
+						want += term
+						mag += math.Abs(term)
+					}
+					tol := float64(o.mu+4) * 4 * u * mag
+					if d := math.Abs(o.a[i*n+j] - want); d > tol {
+						t.Fatalf("n=%d gen %d: A[%d,%d] = %v, want %v (Δ %g > %g)", n, o.gen, i, j, o.a[i*n+j], want, d, tol)
+					}
+				}
+			}
+			// The row-norm bound holds.
+			bound := o.rowA
+			o.scanA()
+			if o.rowA > bound {
+				t.Fatalf("n=%d gen %d: max row norm %v > bound %v", n, o.gen, o.rowA, bound)
+			}
+			o.rowA = bound
+		}
+	}
+}
+
+// TestRankMuParams checks the default rates against Hansen's tutorial.
+func TestRankMuParams(t *testing.T) {
+	for _, n := range []int{1, 2, 10, 100} {
+		cfg := DefaultConfig(n)
+		o, _ := New(cfg)
+		paper := o.par
+		cfg.RankMu = true
+		o, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := o.par
+		nf, me := float64(n), p.MuEff
+		if c1 := 2 / ((nf+1.3)*(nf+1.3) + me); p.C1 != c1 {
+			t.Errorf("n=%d: c1 = %v, want %v", n, p.C1, c1)
+		}
+		want := math.Min(1-p.C1, cmuFactor*2*(me-2+1/me)/((nf+2)*(nf+2)+me))
+		if p.CMu != want || !(p.CMu > 0) || p.C1+p.CMu > 1 {
+			t.Errorf("n=%d: c_μ = %v, want %v", n, p.CMu, want)
+		}
+		if p.C != paper.C || p.CSigma != paper.CSigma || p.DSigma != paper.DSigma || p.Lambda != paper.Lambda {
+			t.Errorf("n=%d: rank-μ changed other parameters: %+v vs %+v", n, p, paper)
+		}
+	}
+}
+
+// TestBoxMap checks the boundary transformation: inside the box always
+// (also for extreme inputs), the identity in the core, continuity and the
+// values of pycma's BoxConstraintsLinQuadTransformation at a few points.
+func TestBoxMap(t *testing.T) {
+	inf := math.Inf(1)
+	boxes := [][2]float64{{-1, 1}, {0, 10}, {-5, -4.999}, {3, 3}, {-inf, 2}, {-2, inf}, {-inf, inf},
+		{-1e300, 1e300}, {-math.MaxFloat64, math.MaxFloat64}, {1e-300, 2e-300}, {-1e10, 5},
+		{-5e-324, inf}, {-inf, 5e-324}, {1e308, inf}, {-inf, -1e308}, {-math.MaxFloat64, inf}}
+	rng := rand.New(rand.NewPCG(1, 2))
+	extremes := []float64{0, 1, -1, 1e308, -1e308, math.MaxFloat64, -math.MaxFloat64, 5e-324, 1e20, -1e20, 1e15 + 0.3}
+	for _, b := range boxes {
+		l, u := b[0], b[1]
+		o := &Optimizer{n: 1}
+		o.setBounds([]float64{l}, []float64{u})
+		al, au := o.al[0], o.au[0]
+		check := func(x float64) float64 {
+			y := boxMap(x, l, u, al, au)
+			if !(y >= l && y <= u) || math.IsInf(y, 0) {
+				t.Fatalf("[%g, %g]: T(%g) = %g outside", l, u, x, y)
+			}
+			return y
+		}
+		for _, x := range extremes {
+			check(x)
+		}
+		for i := 0; i < 20000; i++ {
+			x := rng.NormFloat64() * math.Pow(10, float64(rng.IntN(12))-3)
+			if !math.IsInf(l, 0) && !math.IsInf(u, 0) && u-l < 1e300 {
+				x = l + (u-l)*(4*rng.Float64()-1.5)
+			}
+			check(x)
+		}
+		// The core is the identity.
+		if l < u && !math.IsInf(u-l, 0) {
+			lo, hi := l+al, u-au
+			if math.IsInf(l, -1) {
+				lo = hi - 100
+			}
+			if math.IsInf(u, 1) {
+				hi = lo + 100
+			}
+			for i := 0; i <= 10; i++ {
+				x := lo + (hi-lo)*float64(i)/10
+				if x >= lo && x <= hi {
+					if y := check(x); y != x {
+						t.Errorf("[%g, %g]: T(%g) = %g in the core", l, u, x, y)
+					}
+				}
+			}
+		}
+		// Continuity: small steps move T(x) by at most about as much
+		// (|T'| ≤ 1).
+		if l < u && u-l < 1e10 && u-l > 1e-10 {
+			lo, hi := l-3*(u-l)-1, u+3*(u-l)+1
+			if math.IsInf(l, -1) {
+				lo = u - 10
+			}
+			if math.IsInf(u, 1) {
+				hi = l + 10
+			}
+			h := (hi - lo) / 1e5
+			prev := check(lo)
+			for x := lo + h; x <= hi; x += h {
+				y := check(x)
+				if math.Abs(y-prev) > 1.001*h+1e-12*math.Abs(y) {
+					t.Fatalf("[%g, %g]: jump at %g: %g → %g", l, u, x, prev, y)
+				}
+				prev = y
+			}
+		}
+	}
+	// pycma 4.4.0, BoxConstraintsLinQuadTransformation([[-1, 1]]):
+	// al = au = min(1, 2/20) = 0.1.
+	for _, c := range [][2]float64{
+		{0, 0}, {0.5, 0.5}, {0.9, 0.9}, {1, 0.975}, {1.1, 1}, {1.2, 0.975}, {1.3, 0.9},
+		{-1.1, -1}, {-1, -0.975},
+		{3, -0.8}, // shifted by the period 2·(2 + 0.2) to −1.4, mirrored at −1.1
+	} {
+		o := &Optimizer{n: 1}
+		o.setBounds([]float64{-1}, []float64{1})
+		got := boxMap(c[0], -1, 1, o.al[0], o.au[0])
+		if math.Abs(got-c[1]) > 1e-15 {
+			t.Errorf("T(%g) = %v, want %v", c[0], got, c[1])
+		}
+	}
+}

@@ -1,0 +1,30 @@
+package mmaes
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// BenchmarkNormal compares fillNormal with math/rand/v2's NormFloat64 on the
+// same PCG, per deviate.
+func BenchmarkNormal(b *testing.B) {
+	z := make([]float64, 1024)
+	b.Run("impl=ziggurat256", func(b *testing.B) {
+		src := newPCG(1, 2)
+		b.ReportAllocs()
+		for b.Loop() {
+			fillNormal(src, z)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(z)), "ns/deviate")
+	})
+	b.Run("impl=rand.NormFloat64", func(b *testing.B) {
+		r := rand.New(rand.NewPCG(1, 2))
+		b.ReportAllocs()
+		for b.Loop() {
+			for i := range z {
+				z[i] = r.NormFloat64()
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(z)), "ns/deviate")
+	})
+}

@@ -1,0 +1,224 @@
+package mmaes_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"math"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mmaes-go/mmaes"
+	"github.com/mmaes-go/mmaes/benchfn"
+)
+
+// TestWorkersBitForBit: Optimize with Workers = 2, 3, 8 and 64 ends in the
+// state of the sequential run, bit for bit, for each update rule and with
+// rank-μ, bounds and restarts (run it with -race).
+func TestWorkersBitForBit(t *testing.T) {
+	type tc struct {
+		name string
+		cfg  func() mmaes.Config
+		f    func([]float64) float64
+	}
+	var cases []tc
+	for _, u := range updates {
+		cases = append(cases, tc{u.String(), func() mmaes.Config {
+			c := startConfig(7, u, 5)
+			c.TargetF = 1e-10
+			return c
+		}, ellipsoid})
+	}
+	cases = append(cases, tc{"rank-μ+bounds+BIPOP", func() mmaes.Config {
+		c := startConfig(6, mmaes.MMA, 2)
+		c.RankMu, c.Restart, c.MaxRestarts, c.MaxGenerations = true, mmaes.BIPOP, 3, 60
+		c.Lower, c.Upper = make([]float64, 6), make([]float64, 6)
+		for i := range c.Lower {
+			c.Lower[i], c.Upper[i] = -10, 10
+		}
+		return c
+	}, benchfn.Rastrigin})
+	for _, c := range cases {
+		seq := mustNew(t, c.cfg())
+		want, err := seq.Optimize(context.Background(), c.f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range []int{2, 3, 8, 64} {
+			cfg := c.cfg()
+			cfg.Workers = w
+			o := mustNew(t, cfg)
+			var calls atomic.Int64
+			got, err := o.Optimize(context.Background(), func(x []float64) float64 {
+				calls.Add(1)
+				return c.f(x)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.F != want.F || got.Evals != want.Evals || got.Restarts != want.Restarts || !slicesEqual(got.X, want.X) ||
+				int(calls.Load()) != got.Evals {
+				t.Errorf("%s workers=%d: %+v (%d calls), want %+v", c.name, w, got, calls.Load(), want)
+			}
+			// The checkpoint holds Config.Workers; compare the rest.
+			if !bytes.Equal(noWorkers(state(t, o)), state(t, seq)) {
+				t.Errorf("%s workers=%d: state differs from the sequential run", c.name, w)
+			}
+		}
+	}
+}
+
+// noWorkers returns checkpoint b with Config.Workers set to 0 (the 20th
+// word of the Config block, after the 6 header words) and the CRC fixed.
+func noWorkers(b []byte) []byte {
+	b = bytes.Clone(b)
+	binary.LittleEndian.PutUint64(b[12+8*(6+19):], 0)
+	binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.ChecksumIEEE(b[:len(b)-4]))
+	return b
+}
+
+// TestWorkersConcurrent: with Workers = 4 and an objective that sleeps, the
+// evaluations of a generation overlap (at least 2 run at once) and no more
+// than 4 run at once.
+func TestWorkersConcurrent(t *testing.T) {
+	cfg := startConfig(4, mmaes.MMA, 1)
+	cfg.Workers, cfg.MaxGenerations, cfg.Lambda = 4, 3, 16
+	var running, peak atomic.Int64
+	_, err := mustNew(t, cfg).Optimize(context.Background(), func(x []float64) float64 {
+		r := running.Add(1)
+		for {
+			p := peak.Load()
+			if r <= p || peak.CompareAndSwap(p, r) {
+				break
+			}
+		}
+		time.Sleep(2 * time.Millisecond)
+		running.Add(-1)
+		return sphere(x)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := peak.Load(); p < 2 || p > 4 {
+		t.Errorf("peak concurrency %d, want 2..4", p)
+	}
+}
+
+// TestWorkersCancel: cancelling Optimize with workers returns Canceled with
+// the generation pending and no goroutine left behind; the run then
+// continues exactly as one never interrupted.
+func TestWorkersCancel(t *testing.T) {
+	cfg := startConfig(6, mmaes.MMA, 9)
+	cfg.TargetF, cfg.Workers = 1e-8, 3
+	whole, err := mustNew(t, cfg).Optimize(context.Background(), sphere)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := runtime.NumGoroutine()
+	o := mustNew(t, cfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	var evals atomic.Int64
+	res, err := o.Optimize(ctx, func(x []float64) float64 {
+		if evals.Add(1) == 100 {
+			cancel()
+		}
+		return sphere(x)
+	})
+	if res.Reason != mmaes.Canceled || !errors.Is(err, context.Canceled) || o.Reason() != mmaes.NotStopped {
+		t.Fatalf("cancelled: %v, %v, %v", res.Reason, err, o.Reason())
+	}
+	if res.Evals >= 100 || res.Evals%o.Lambda() != 0 {
+		t.Errorf("%d evals told at cancel", res.Evals)
+	}
+	waitGoroutines(t, before)
+	rest, err := o.Optimize(context.Background(), sphere)
+	if err != nil || rest.Evals != whole.Evals || rest.F != whole.F || !slicesEqual(rest.X, whole.X) {
+		t.Errorf("resumed %+v, want %+v", rest, whole)
+	}
+	waitGoroutines(t, before)
+}
+
+// waitGoroutines waits (up to a second) until at most n goroutines run.
+func waitGoroutines(t *testing.T, n int) {
+	t.Helper()
+	for i := 0; i < 100 && runtime.NumGoroutine() > n; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if g := runtime.NumGoroutine(); g > n {
+		t.Errorf("%d goroutines, want at most %d: the pool leaked", g, n)
+	}
+}
+
+// TestWorkersPanic: a panic in the objective on a worker reaches the caller
+// of Optimize, and the pool is gone.
+func TestWorkersPanic(t *testing.T) {
+	before := runtime.NumGoroutine()
+	cfg := startConfig(4, mmaes.MMA, 1)
+	cfg.Workers, cfg.Lambda = 4, 32
+	var calls atomic.Int64
+	func() {
+		defer func() {
+			r := recover()
+			if r == nil || !strings.Contains(fmt.Sprint(r), "boom") {
+				t.Errorf("recovered %v, want the objective's panic", r)
+			}
+		}()
+		mustNew(t, cfg).Optimize(context.Background(), func(x []float64) float64 {
+			if calls.Add(1) == 40 {
+				panic("boom")
+			}
+			return sphere(x)
+		})
+		t.Error("Optimize returned")
+	}()
+	waitGoroutines(t, before)
+}
+
+// TestWorkersAllocs: a generation inside Optimize with workers allocates
+// nothing (the pool is started once per Optimize call, not per
+// generation).
+func TestWorkersAllocs(t *testing.T) {
+	for _, w := range []int{2, 4} {
+		cfg := startConfig(16, mmaes.MMA, 1)
+		cfg.TolFun, cfg.TolX, cfg.Workers, cfg.RankMu = 0, 0, w, true
+		const gens = 30
+		cfg.MaxGenerations = gens + 1
+		var ms runtime.MemStats
+		var first, last uint64
+		cfg.Observer = func(o *mmaes.Optimizer) {
+			runtime.ReadMemStats(&ms)
+			if o.Generation() == 1 {
+				first = ms.Mallocs
+			}
+			last = ms.Mallocs
+		}
+		if _, err := mustNew(t, cfg).Optimize(context.Background(), sphere); err != nil {
+			t.Fatal(err)
+		}
+		if a := (last - first) / gens; a != 0 {
+			t.Errorf("workers=%d: %d allocs in %d generations", w, last-first, gens)
+		}
+	}
+}
+
+// TestWorkersStoppedRun: Optimize on a stopped run starts no pool and
+// returns at once.
+func TestWorkersStoppedRun(t *testing.T) {
+	cfg := startConfig(3, mmaes.MMA, 1)
+	cfg.Workers, cfg.MaxGenerations = 4, 2
+	o := mustNew(t, cfg)
+	if _, err := o.Optimize(context.Background(), sphere); err != nil {
+		t.Fatal(err)
+	}
+	called := false
+	res, err := o.Optimize(context.Background(), func([]float64) float64 { called = true; return math.NaN() })
+	if called || err != nil || res.Reason != mmaes.MaxGenerationsReached {
+		t.Errorf("second Optimize: %+v %v called=%v", res, err, called)
+	}
+}
