@@ -47,6 +47,7 @@ func (o *Optimizer) MarshalBinary() ([]byte, error) {
 	if o.n == 0 {
 		return nil, ErrNotInitialized
 	}
+	o.flushA() // the same bits as applying it with the next sampling
 	rng, err := o.src.MarshalBinary()
 	if err != nil {
 		return nil, err

@@ -57,6 +57,14 @@ type Optimizer struct {
 	// scan (stop.go).
 	rowA, rowAInv float64
 
+	// The pending rank-one update of A, A ← pendAlpha·A + pendBeta·p·pendQᵀ
+	// (update.go): Tell records it and the next Ask applies it in the same
+	// pass over A as the sampling (kernel.UpdateMulVecs). Whatever reads A
+	// first calls flushA, which applies it alone; both give the same bits.
+	pend                bool
+	pendAlpha, pendBeta float64
+	pendQ               []float64 // v, or u for Cholesky; p is o.p
+
 	// Restarts (restart.go). lambda0 is the first run's λ; m0 the initial
 	// mean (nil without restarts). runGen and runEvals0 are the generations
 	// of the current run and the evaluations before it; runMaxGen its
@@ -222,10 +230,16 @@ func (o *Optimizer) sample() bool {
 	return true
 }
 
-// fillXY computes Y = A·Z and X = m + σ·Y from Z.
+// fillXY computes Y = A·Z and X = m + σ·Y from Z, applying the pending
+// update of A in the same pass.
 func (o *Optimizer) fillXY() {
 	n := o.n
-	kernel.MulVecs(o.y, o.a, n, o.z, o.lambda)
+	if o.pend {
+		kernel.UpdateMulVecs(o.y, o.a, n, o.pendAlpha, o.pendBeta, o.p, o.pendQ, o.z, o.lambda)
+		o.pend = false
+	} else {
+		kernel.MulVecs(o.y, o.a, n, o.z, o.lambda)
+	}
 	for i := 0; i < o.lambda; i++ {
 		xi := o.x[i*n : i*n+n]
 		copy(xi, o.m)
@@ -422,7 +436,18 @@ func (o *Optimizer) Mean() []float64 { return o.m }
 
 // A returns the mutation matrix A, n×n row-major: A[i][j] is A()[i*n+j] (a
 // view, valid until the next Tell; the candidates are x_i = m + σ·A·z_i).
-func (o *Optimizer) A() []float64 { return o.a }
+func (o *Optimizer) A() []float64 {
+	o.flushA()
+	return o.a
+}
+
+// flushA applies the pending update of A, if any (see Optimizer.pend).
+func (o *Optimizer) flushA() {
+	if o.pend {
+		kernel.ScaleAddOuter(o.a, o.n, o.pendAlpha, o.pendBeta, o.p, o.pendQ)
+		o.pend = false
+	}
+}
 
 // AInv returns A_inv, the inverse factor the Cholesky update keeps (a view
 // as for A), or nil for the other updates.

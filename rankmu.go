@@ -96,6 +96,7 @@ func (o *Optimizer) rankMuUpdate(pInf, normV float64) {
 		o.rkBeta[t+1] = b
 		bound += b * maxAbs(pt) * kernel.Norm(qt)
 	}
+	o.flushA() // no-op: rank-μ runs never leave a rank-one update pending
 	kernel.ScaleAddRankK(o.a, n, alpha, o.rkBeta, o.rkP, o.rkQ, o.mu+1)
 	// Each entry sums μ+2 rounded terms: a relative slack of a few units
 	// in the last place per term.

@@ -212,6 +212,7 @@ func (o *Optimizer) startRun(sigma float64) {
 		copy(o.m, o.m0)
 	}
 	o.sigma = sigma
+	o.pend = false // A starts afresh
 	clear(o.a)
 	clear(o.ainv)
 	for i := 0; i < n; i++ {

@@ -86,6 +86,7 @@ func scanEvery(n int) int { return max(1, (n+63)/64) }
 // scanA computes the row norms of A exactly: it sets rowA to the largest
 // and returns the smallest. A non-finite entry makes the largest non-finite.
 func (o *Optimizer) scanA() (minRow float64) {
+	o.flushA()
 	n := o.n
 	maxRow, minRow := 0.0, math.Inf(1)
 	for i := 0; i < n; i++ {

@@ -17,7 +17,7 @@ const boundSlack = 1 + 1e-14
 //	m  ← m + σ·y_w                                        (= Σ w_i·x_{i:λ}, Σw = 1)
 //	p  ← (1−c)·p + √(c(2−c)μ_eff)·y_w
 //	v  ← (1−c)·v + √(c(2−c)μ_eff)·z_w
-//	A  ← the rule's rank-one update                     (one kernel.ScaleAddOuter)
+//	A  ← the rule's rank-one update       (pending: applied by the next Ask's sampling pass)
 //	s  ← (1−c_σ)·s + √(c_σ(2−c_σ)μ_eff)·z_w
 //	σ  ← σ·exp(c_σ/d_σ·(‖s‖/E‖N(0,I)‖ − 1))
 //
@@ -83,7 +83,8 @@ func (o *Optimizer) update() bool {
 	if o.cfg.RankMu {
 		o.rankMuUpdate(pInf, normV) // rankmu.go: MMA with the rank-μ term
 	} else {
-		kernel.ScaleAddOuter(o.a, n, alpha, beta, o.p, q)
+		// Applied by the next Ask with its sampling (or by flushA).
+		o.pend, o.pendAlpha, o.pendBeta, o.pendQ = true, alpha, beta, q
 		o.rowA = (alpha*o.rowA + math.Abs(beta)*pInf*normQ) * boundSlack
 	}
 	o.sigma = sigma

@@ -1,0 +1,75 @@
+package mmaes
+
+import (
+	"context"
+	"math"
+	"testing"
+)
+
+// TestFusedUpdateSameBits checks that deferring the rank-one update of A to
+// the next Ask, where kernel.UpdateMulVecs applies it in the sampling pass,
+// changes no bit of a run: the same run with an observer that reads A after
+// every Tell (which applies the update on its own, flushA) ends in the same
+// state. The dimensions take the AVX-512 panel path (n ≥ 256, with and
+// without leftover rows) and the tile path.
+func TestFusedUpdateSameBits(t *testing.T) {
+	dims := []int{8, 258, 300}
+	if testing.Short() {
+		dims = []int{8, 258}
+	}
+	for _, u := range []Update{MMA, ECMA, Cholesky} {
+		for _, n := range dims {
+			run := func(flushEveryGeneration bool) *Optimizer {
+				cfg := DefaultConfig(n)
+				cfg.Update, cfg.Seed, cfg.Sigma, cfg.MaxGenerations = u, 3, 0.5, 25
+				cfg.Mean = make([]float64, n)
+				for i := range cfg.Mean {
+					cfg.Mean[i] = float64(i%7) - 3
+				}
+				pendingSeen := false
+				cfg.Observer = func(o *Optimizer) {
+					pendingSeen = pendingSeen || o.pend
+					if flushEveryGeneration {
+						o.A()
+					}
+				}
+				o, err := New(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f := func(x []float64) float64 {
+					s := 0.0
+					for i, xi := range x {
+						s += float64(i+1) * xi * xi
+					}
+					return s
+				}
+				if _, err := o.Optimize(context.Background(), f); err != nil {
+					t.Fatal(err)
+				}
+				// Up to n = 64 the row scan of A (stop.go) reads A, and so
+				// applies the update, after every Tell.
+				if !pendingSeen && n > 64 {
+					t.Fatalf("%v n=%d: no update was ever left pending", u, n)
+				}
+				return o
+			}
+			fused, separate := run(false), run(true)
+			if fused.Generation() != 25 || separate.Generation() != 25 {
+				t.Fatalf("%v n=%d: runs ended early: %v, %v", u, n, fused.Reason(), separate.Reason())
+			}
+			same := func(what string, a, b []float64) {
+				t.Helper()
+				for i := range a {
+					if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+						t.Fatalf("%v n=%d: %s[%d] = %v fused, %v in two passes", u, n, what, i, a[i], b[i])
+					}
+				}
+			}
+			same("A", fused.A(), separate.A())
+			same("mean", fused.Mean(), separate.Mean())
+			same("σ", []float64{fused.Sigma()}, []float64{separate.Sigma()})
+			same("best f", []float64{fused.Result().F}, []float64{separate.Result().F})
+		}
+	}
+}
