@@ -58,3 +58,36 @@ func lower(u mmaes.Update) string {
 	}
 	return "cholesky"
 }
+
+// BenchmarkGenerationSmall measures a whole generation at the small n that
+// services use most, with an objective that costs almost nothing (a counter
+// hashed to a pseudo-random value, so selection is random and the run
+// never converges or stops): ns/generation is the optimizer's own cost.
+func BenchmarkGenerationSmall(b *testing.B) {
+	for _, n := range []int{2, 8, 32} {
+		b.Run(fmt.Sprintf("update=mma/n=%d", n), func(b *testing.B) {
+			cfg := mmaes.DefaultConfig(n)
+			cfg.TolFun, cfg.TolX, cfg.MaxGenerations, cfg.MaxCondition = 0, 0, 0, 0
+			o, err := mmaes.New(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			fit := make([]float64, o.Lambda())
+			var h uint64
+			b.ReportAllocs()
+			gens := 0
+			for b.Loop() {
+				xs := o.Ask()
+				for i := range xs {
+					h = (h + 0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
+					fit[i] = float64(h >> 11)
+				}
+				if err := o.Tell(fit); err != nil {
+					b.Fatal(err)
+				}
+				gens++
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(gens), "ns/generation")
+		})
+	}
+}

@@ -240,11 +240,12 @@ func (o *Optimizer) fillXY() {
 	} else {
 		kernel.MulVecs(o.y, o.a, n, o.z, o.lambda)
 	}
-	for i := 0; i < o.lambda; i++ {
-		xi := o.x[i*n : i*n+n]
-		copy(xi, o.m)
-		kernel.Axpy(o.sigma, o.y[i*n:i*n+n], xi)
+	// x_i = m + σ·y_i for the whole population in one kernel call.
+	ln := o.lambda * n
+	for i := 0; i < ln; i += n {
+		copy(o.x[i:i+n], o.m)
 	}
+	kernel.Axpy(o.sigma, o.y[:ln], o.x[:ln])
 }
 
 // Tell passes the fitness values of the candidates of the last Ask (lower

@@ -47,6 +47,19 @@ func rank(idx []int, fit []float64) (valid int) {
 			valid++
 		}
 	}
+	if len(idx) <= insertionMax {
+		// Insertion sort: stable, and idx starts in index order, so ties
+		// stay in index order. Faster than a sort call for the usual λ.
+		for i := 1; i < len(idx); i++ {
+			k, fk := idx[i], fit[idx[i]]
+			j := i
+			for ; j > 0 && cmpFitness(fk, fit[idx[j-1]]) < 0; j-- {
+				idx[j] = idx[j-1]
+			}
+			idx[j] = k
+		}
+		return valid
+	}
 	slices.SortFunc(idx, func(i, j int) int {
 		if c := cmpFitness(fit[i], fit[j]); c != 0 {
 			return c
@@ -55,3 +68,6 @@ func rank(idx []int, fit []float64) (valid int) {
 	})
 	return valid
 }
+
+// insertionMax is the largest λ ranked by insertion sort.
+const insertionMax = 64
