@@ -235,8 +235,9 @@ func (o *Optimizer) startRun(sigma float64) {
 func (o *Optimizer) sizeBuffers() {
 	n, lambda := o.n, o.lambda
 	if cap(o.idx) < lambda {
-		pop := make([]float64, 3*lambda*n)
-		o.z, o.y, o.x = pop[:0:lambda*n], pop[lambda*n:lambda*n:2*lambda*n], pop[2*lambda*n:2*lambda*n]
+		pop := make([]float64, 4*lambda*n)
+		o.z, o.y, o.x = pop[:0:lambda*n], pop[lambda*n:lambda*n:2*lambda*n], pop[2*lambda*n:2*lambda*n:3*lambda*n]
+		o.zeros = pop[3*lambda*n:]
 		o.xs = make([][]float64, lambda)
 		o.evalBuf = make([]float64, lambda)
 		o.fit = make([]float64, lambda)
