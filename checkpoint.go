@@ -25,7 +25,7 @@ import (
 //	        TolFun history (TolFunHist), the initial mean (n, with a Restart
 //	        strategy), Lower, Upper (n each, when set), and if asked Z, Y, X
 //	        (λ·n each)
-//	generator: length (uint32) and the PCG's MarshalBinary bytes
+//	generator: length (uint32) and the xoshiro256++ MarshalBinary bytes
 //	CRC-32 (IEEE, uint32) of everything before it
 //
 // Version 1 (before rank-μ, restarts, bounds and workers) lacked the
@@ -408,7 +408,7 @@ func decode(data []byte) (*Optimizer, error) {
 	if nr != len(r.b) {
 		return nil, ckErr("generator state: %d bytes, have %d", nr, len(r.b))
 	}
-	o.src = newPCG(0, 0)
+	o.src = new(xoshiro)
 	if err := o.src.UnmarshalBinary(r.b); err != nil {
 		return nil, ckErr("generator state: %v", err)
 	}

@@ -55,7 +55,7 @@ type Config struct {
 	Mean []float64
 	// Sigma is the initial step size σ0 > 0 (DefaultConfig: 1).
 	Sigma float64
-	// Seed seeds the optimizer's own PCG generator (math/rand/v2). Every seed,
+	// Seed seeds the optimizer's own xoshiro256++ generator (rand.go). Every seed,
 	// 0 included, is an ordinary seed: the same Config gives the same run,
 	// bit for bit, on the same kernel path (see the package doc).
 	Seed uint64

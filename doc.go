@@ -126,7 +126,7 @@
 //
 // # Reproducibility
 //
-// Every Optimizer owns a PCG generator (math/rand/v2) seeded from
+// Every Optimizer owns a xoshiro256++ generator (rand.go) seeded from
 // Config.Seed; there is no global generator and no clock seeding (seed 0 is
 // an ordinary seed). The same Config gives the same run, bit for bit, on the
 // same kernel path and architecture. Different paths of package kernel

@@ -7,8 +7,8 @@ import "math"
 // deviate in the common case. Sampling is λ·n deviates per generation, and
 // math/rand/v2's NormFloat64 (128 layers, a call through the Source
 // interface, 32-bit layer arithmetic) costs several times more per deviate;
-// fillNormal runs math/rand/v2's PCG algorithm (rand.go) with its state in
-// registers.
+// fillNormal runs the optimizer's xoshiro256++ generator (rand.go) with its
+// state in registers.
 //
 // normal_test.go checks the moments, the tails beyond the ziggurat's base
 // (|z| > 3.65) and the distribution function against Φ.
@@ -50,27 +50,27 @@ func init() {
 // fillNormal fills z with independent standard normal deviates drawn from
 // p. The generator's state stays in registers for the fast path; the rare
 // slow path (the wedges and the tail, 1.2% of the draws) goes through p.
-func fillNormal(p *pcg, z []float64) {
-	hi, lo := p.hi, p.lo
+func fillNormal(p *xoshiro, z []float64) {
+	s0, s1, s2, s3 := p.s0, p.s1, p.s2, p.s3
 	for i := range z {
 		var r uint64
-		hi, lo, r = pcgStep(hi, lo)
+		r, s0, s1, s2, s3 = xoshiroStep(s0, s1, s2, s3)
 		j := r & (zigLayers - 1)
 		u := float64(int64(r)>>11) * 0x1p-52 // signed 53 bits: [−1, 1)
 		if math.Abs(u) < zigRatio[j] {
 			z[i] = u * zigX[j]
 			continue
 		}
-		p.hi, p.lo = hi, lo
+		p.s0, p.s1, p.s2, p.s3 = s0, s1, s2, s3
 		z[i] = normalSlow(p, j, u)
-		hi, lo = p.hi, p.lo
+		s0, s1, s2, s3 = p.s0, p.s1, p.s2, p.s3
 	}
-	p.hi, p.lo = hi, lo
+	p.s0, p.s1, p.s2, p.s3 = s0, s1, s2, s3
 }
 
 // normal returns one standard normal deviate (the same as fillNormal of a
 // slice of length 1).
-func normal(p *pcg) float64 {
+func normal(p *xoshiro) float64 {
 	r := p.Uint64()
 	j := r & (zigLayers - 1)
 	u := float64(int64(r)>>11) * 0x1p-52
@@ -83,7 +83,7 @@ func normal(p *pcg) float64 {
 // normalSlow finishes a draw that missed the fast path of layer j with the
 // signed uniform u: the tail for the base layer, the wedge test otherwise,
 // and on rejection new draws until one is accepted.
-func normalSlow(p *pcg, j uint64, u float64) float64 {
+func normalSlow(p *xoshiro, j uint64, u float64) float64 {
 	for {
 		x := u * zigX[j]
 		if j == 0 {
@@ -104,7 +104,7 @@ func normalSlow(p *pcg, j uint64, u float64) float64 {
 
 // normalTail draws from the normal tail beyond zigR by Marsaglia's (1964)
 // method, with the given sign.
-func normalTail(p *pcg, negative bool) float64 {
+func normalTail(p *xoshiro, negative bool) float64 {
 	for {
 		x := -math.Log(uniformOpen(p)) / zigR
 		y := -math.Log(uniformOpen(p))
@@ -118,11 +118,11 @@ func normalTail(p *pcg, negative bool) float64 {
 }
 
 // uniform returns a uniform float64 in [0, 1) from 53 random bits.
-func uniform(p *pcg) float64 {
+func uniform(p *xoshiro) float64 {
 	return float64(p.Uint64()>>11) * 0x1p-53
 }
 
 // uniformOpen returns a uniform float64 in (0, 1), for logarithms.
-func uniformOpen(p *pcg) float64 {
+func uniformOpen(p *xoshiro) float64 {
 	return (float64(p.Uint64()>>11) + 0.5) * 0x1p-53
 }

@@ -2,33 +2,64 @@ package mmaes
 
 import (
 	"math"
-	"math/rand/v2"
 	"testing"
 )
 
-// TestPCGMatchesRandPCG checks that pcg is math/rand/v2's PCG: the same
-// stream and the same binary encoding for the same seeds.
-func TestPCGMatchesRandPCG(t *testing.T) {
-	for _, s := range [][2]uint64{{0, 0}, {1, 2}, {7, 7 ^ 0x9e3779b97f4a7c15}, {math.MaxUint64, 12345}} {
-		mine, theirs := newPCG(s[0], s[1]), rand.NewPCG(s[0], s[1])
+// xoshiroRef is xoshiro256++ written as in its authors' reference C code,
+// on an array state, independently of rand.go's register form.
+type xoshiroRef [4]uint64
+
+func (s *xoshiroRef) next() uint64 {
+	rotl := func(x uint64, k int) uint64 { return x<<k | x>>(64-k) }
+	result := rotl(s[0]+s[3], 23) + s[0]
+	t := s[1] << 17
+	s[2] ^= s[0]
+	s[3] ^= s[1]
+	s[1] ^= s[2]
+	s[0] ^= s[3]
+	s[2] ^= t
+	s[3] = rotl(s[3], 45)
+	return result
+}
+
+// TestXoshiro checks the generator against the reference form, by hand for
+// the first output of the state {1, 2, 3, 4} (rotl(1+4, 23) + 1), the
+// SplitMix64 seeding against its published first output for seed 0
+// (0xe220a8397b1dcdaf), and the binary encoding.
+func TestXoshiro(t *testing.T) {
+	x := &xoshiro{1, 2, 3, 4}
+	if got := x.Uint64(); got != 5<<23+1 {
+		t.Fatalf("first output of {1,2,3,4} = %d, want %d", got, 5<<23+1)
+	}
+	if out, _ := splitMix64(0); out != 0xe220a8397b1dcdaf {
+		t.Fatalf("splitMix64(0) = %#x, want 0xe220a8397b1dcdaf", out)
+	}
+	for _, seed := range []uint64{0, 1, 7, math.MaxUint64} {
+		mine := newXoshiro(seed)
+		ref := xoshiroRef{mine.s0, mine.s1, mine.s2, mine.s3}
+		if ref == (xoshiroRef{}) {
+			t.Fatalf("seed %d: zero state", seed)
+		}
 		for i := 0; i < 1000; i++ {
-			if a, b := mine.Uint64(), theirs.Uint64(); a != b {
-				t.Fatalf("seed %v, draw %d: %#x, rand.PCG %#x", s, i, a, b)
+			if a, b := mine.Uint64(), ref.next(); a != b {
+				t.Fatalf("seed %d, draw %d: %#x, reference %#x", seed, i, a, b)
 			}
 		}
-		a, _ := mine.MarshalBinary()
-		b, _ := theirs.MarshalBinary()
-		if string(a) != string(b) {
-			t.Fatalf("seed %v: encoding %x, rand.PCG %x", s, a, b)
-		}
-		var back pcg
-		if err := back.UnmarshalBinary(a); err != nil || back != *mine {
+		b, _ := mine.MarshalBinary()
+		var back xoshiro
+		if err := back.UnmarshalBinary(b); err != nil || back != *mine {
 			t.Fatalf("round trip: %v, %v != %v", err, back, *mine)
 		}
 	}
-	var p pcg
-	for _, bad := range []string{"", "pcg:", "pcg:0123456789abcde", "PCG:0123456789abcdefg", "pcg:0123456789abcdefgh"} {
-		if err := p.UnmarshalBinary([]byte(bad)); err == nil {
+	if a, b := newXoshiro(1), newXoshiro(2); *a == *b {
+		t.Fatal("seeds 1 and 2 give the same state")
+	}
+	var p xoshiro
+	good, _ := newXoshiro(3).MarshalBinary()
+	zero, _ := (&xoshiro{}).MarshalBinary()
+	for _, bad := range [][]byte{nil, []byte(xoshiroMagic), good[:len(good)-1], append(good[:len(good):len(good)], 0),
+		append([]byte("xoshiro256+-:"), good[len(xoshiroMagic):]...), zero} {
+		if err := p.UnmarshalBinary(bad); err == nil {
 			t.Errorf("UnmarshalBinary(%q) accepted", bad)
 		}
 	}
@@ -39,8 +70,8 @@ func TestPCGMatchesRandPCG(t *testing.T) {
 func TestFillNormalStream(t *testing.T) {
 	const n = 100000
 	z := make([]float64, n)
-	fillNormal(newPCG(3, 4), z)
-	p := newPCG(3, 4)
+	fillNormal(newXoshiro(3), z)
+	p := newXoshiro(3)
 	for i := range z {
 		if v := normal(p); v != z[i] {
 			t.Fatalf("deviate %d: normal %v, fillNormal %v", i, v, z[i])
@@ -48,7 +79,7 @@ func TestFillNormalStream(t *testing.T) {
 	}
 	// Split fills continue the same stream.
 	w := make([]float64, n)
-	q := newPCG(3, 4)
+	q := newXoshiro(3)
 	fillNormal(q, w[:777])
 	fillNormal(q, w[777:])
 	for i := range z {
@@ -61,7 +92,7 @@ func TestFillNormalStream(t *testing.T) {
 // normalSample draws n deviates with a fixed seed.
 func normalSample(n int) []float64 {
 	z := make([]float64, n)
-	fillNormal(newPCG(11, 13), z)
+	fillNormal(newXoshiro(11), z)
 	return z
 }
 
@@ -126,7 +157,7 @@ func TestNormalDistribution(t *testing.T) {
 func TestNormalTails(t *testing.T) {
 	const n = 16_000_000
 	z := make([]float64, n)
-	fillNormal(newPCG(17, 19), z)
+	fillNormal(newXoshiro(17), z)
 	for _, th := range []float64{1, 2, 3, 3.5, zigR, 3.8, 4, 4.5, 5} {
 		var pos, neg float64
 		for _, v := range z {
@@ -180,7 +211,7 @@ func TestZigguratTables(t *testing.T) {
 // other tests to see its shape.
 func TestNormalTailShape(t *testing.T) {
 	const n, cells = 1_000_000, 50
-	p := newPCG(23, 29)
+	p := newXoshiro(23)
 	tail := Φ(-zigR)
 	count := make([]float64, cells)
 	for i := 0; i < n; i++ {

@@ -18,7 +18,7 @@ type Optimizer struct {
 	n, lambda, mu int
 	cp, cs        float64 // √(c(2−c)μ_eff), √(c_σ(2−c_σ)μ_eff)
 
-	src *pcg // the generator: math/rand/v2's PCG (rand.go)
+	src *xoshiro // the generator (rand.go)
 
 	sigma float64
 	m     []float64 // mean
@@ -128,7 +128,7 @@ func New(cfg Config) (*Optimizer, error) {
 	if o.m0 != nil {
 		copy(o.m0, o.m)
 	}
-	o.src = newPCG(cfg.Seed, cfg.Seed^pcgStream)
+	o.src = newXoshiro(cfg.Seed)
 	o.startRun(cfg.Sigma) // σ0, A = I (A_inv = I), zero paths
 	o.runMaxGen = cfg.MaxGenerations
 	o.small = cfg.Restart == BIPOP // the first run counts as small
@@ -136,10 +136,6 @@ func New(cfg Config) (*Optimizer, error) {
 	o.bestF = math.NaN()
 	return o, nil
 }
-
-// pcgStream is the second PCG seed word, fixed so that Seed alone picks the
-// stream.
-const pcgStream = 0x9e3779b97f4a7c15
 
 // newOptimizer allocates an Optimizer's buffers for a validated config, the
 // current run's parameters par, the first run's λ0 and a TolFun history of
