@@ -203,12 +203,28 @@ func ckErr(format string, args ...any) error {
 }
 
 // reader reads little-endian words from a slice whose length was checked.
-type reader struct{ b []byte }
+// reader reads the little-endian words of a checkpoint; bad records a word
+// that did not fit an int (see i).
+type reader struct {
+	b   []byte
+	bad bool
+}
 
 func (r *reader) u() uint64 {
 	x := binary.LittleEndian.Uint64(r.b)
 	r.b = r.b[8:]
 	return x
+}
+
+// i reads a word that must fit an int; a larger one (possible on 32-bit
+// platforms) reads as 0 and marks the input bad.
+func (r *reader) i() int {
+	x := r.u()
+	if x > uint64(math.MaxInt) {
+		r.bad = true
+		return 0
+	}
+	return int(x)
 }
 func (r *reader) f() float64 { return math.Float64frombits(r.u()) }
 func (r *reader) vs(x []float64) {
@@ -232,7 +248,7 @@ func decode(data []byte) (*Optimizer, error) {
 	if crc32.ChecksumIEEE(body) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
 		return nil, ckErr("checksum mismatch (corrupted or truncated)")
 	}
-	r := &reader{body[pre:]}
+	r := &reader{b: body[pre:]}
 	hdr := [headerWords]uint64{}
 	for i := range hdr {
 		hdr[i] = r.u()
@@ -254,17 +270,17 @@ func decode(data []byte) (*Optimizer, error) {
 	cfg.Dim, cfg.Update = n, upd
 	cfg.Seed = r.u()
 	cfg.Sigma = r.f()
-	cfg.Lambda, cfg.Mu = int(r.u()), int(r.u())
+	cfg.Lambda, cfg.Mu = r.i(), r.i()
 	cfg.C, cfg.C1, cfg.CSigma, cfg.DSigma = r.f(), r.f(), r.f(), r.f()
 	cfg.TargetF = r.f()
-	cfg.MaxEvals, cfg.MaxGenerations = int(r.u()), int(r.u())
+	cfg.MaxEvals, cfg.MaxGenerations = r.i(), r.i()
 	cfg.TolFun = r.f()
-	cfg.TolFunHist = int(r.u())
+	cfg.TolFunHist = r.i()
 	cfg.TolX, cfg.MaxCondition = r.f(), r.f()
 	rankMu, cmu := r.u(), r.f()
 	restart, maxRest, workers := r.u(), r.u(), r.u()
 	hasLower, hasUpper := r.u(), r.u()
-	if rankMu > 1 || restart >= lim || maxRest >= lim || workers >= lim || hasLower > 1 || hasUpper > 1 ||
+	if r.bad || rankMu > 1 || restart >= lim || maxRest >= lim || workers >= lim || hasLower > 1 || hasUpper > 1 ||
 		cfg.Lambda < 0 || cfg.Mu < 0 || cfg.TolFunHist < 0 || cfg.MaxEvals < 0 || cfg.MaxGenerations < 0 {
 		return nil, ckErr("inconsistent config")
 	}
@@ -321,12 +337,12 @@ func decode(data []byte) (*Optimizer, error) {
 
 	o := newOptimizer(cfg, par, lambda0, max(par0.TolFunHist, hist))
 	o.sigma = r.f()
-	o.gen, o.evals = int(r.u()), int(r.u())
+	o.gen, o.evals = r.i(), r.i()
 	reason, hasBest := r.u(), r.u()
 	o.bestF = r.f()
 	histPos, histLen := r.u(), r.u()
 	o.rowA, o.rowAInv = r.f(), r.f()
-	if o.gen < 0 || o.evals < 0 || reason >= uint64(numReasons) || Reason(reason) == Canceled ||
+	if r.bad || o.gen < 0 || o.evals < 0 || reason >= uint64(numReasons) || Reason(reason) == Canceled ||
 		hasBest > 1 || histPos >= uint64(hist) || histLen > uint64(hist) {
 		return nil, ckErr("inconsistent counters")
 	}
@@ -335,7 +351,7 @@ func decode(data []byte) (*Optimizer, error) {
 	var rs [8]uint64
 	for i := range rs {
 		rs[i] = r.u()
-		if rs[i] >= 1<<62 {
+		if rs[i] > uint64(math.MaxInt>>1) { // fits an int, with room for sums
 			return nil, ckErr("restart counters out of range")
 		}
 	}

@@ -73,3 +73,39 @@ func TestFusedUpdateSameBits(t *testing.T) {
 		}
 	}
 }
+
+// TestTargetWinsOverBreakdown: a generation that evaluates a value ≤
+// TargetF ends the run as TargetReached even when its update breaks down
+// (here the sampled steps are made huge after Ask, so the new mean
+// overflows), and Optimize's caller gets no failure.
+func TestTargetWinsOverBreakdown(t *testing.T) {
+	for _, target := range []bool{true, false} {
+		cfg := DefaultConfig(4)
+		cfg.TargetF = 0
+		o, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		xs := o.Ask()
+		for i := range o.y {
+			o.y[i] = math.MaxFloat64
+		}
+		fit := make([]float64, len(xs))
+		for i := range fit {
+			fit[i] = float64(i + 1)
+		}
+		if target {
+			fit[3] = -1
+		}
+		if err := o.Tell(fit); err != nil {
+			t.Fatal(err)
+		}
+		want := NumericalBreakdown
+		if target {
+			want = TargetReached
+		}
+		if o.Reason() != want {
+			t.Errorf("target %v: reason %v, want %v", target, o.Reason(), want)
+		}
+	}
+}

@@ -36,7 +36,6 @@ type Optimizer struct {
 	// The population: λ×n row-major z_i, y_i = A·z_i, x_i = m + σ·y_i, and
 	// the candidate views handed out by Ask.
 	z, y, x []float64
-	zeros   []float64 // λ·n zeros, never written: allFiniteX's dot partner
 	xs      [][]float64
 	evalBuf []float64 // Optimize's fitness values
 	fit     []float64 // Tell's copy of the fitness values
@@ -216,9 +215,9 @@ func (o *Optimizer) Ask() [][]float64 {
 func (o *Optimizer) sample() bool {
 	fillNormal(o.src, o.z)
 	o.fillXY()
-	// Σ x_i·0 is ±0 when every x_i is finite and NaN otherwise: one SIMD
-	// pass instead of a branch per element.
-	if kernel.Dot(o.x, o.zeros[:len(o.x)]) != 0 {
+	// Σ x_i² is finite when every x_i is finite and not huge: one SIMD pass;
+	// only when it is not does the element-by-element check decide.
+	if s := kernel.Dot(o.x, o.x); !(s <= math.MaxFloat64) && !allFinite(o.x) {
 		return false
 	}
 	if o.lo != nil {
@@ -287,12 +286,24 @@ func (o *Optimizer) Tell(fitness []float64) error {
 	}
 	o.histLen = min(o.histLen+1, len(o.hist))
 
-	if !o.update() {
-		o.stop(NumericalBreakdown)
-		return nil
+	// The target and the evaluation budget are met by this generation's
+	// values whatever its update does: they win over a breakdown found in
+	// the update or by the stop checks.
+	ok := o.update()
+	switch r := o.checkStop(genRange, ok); {
+	case o.targetReached():
+		o.stop(TargetReached)
+	case o.cfg.MaxEvals > 0 && o.evals >= o.cfg.MaxEvals:
+		o.stop(MaxEvalsReached)
+	default:
+		o.stop(r)
 	}
-	o.stop(o.checkStop(genRange))
 	return nil
+}
+
+// targetReached reports whether a value ≤ Config.TargetF was evaluated.
+func (o *Optimizer) targetReached() bool {
+	return !math.IsInf(o.cfg.TargetF, -1) && o.hasBest && o.bestF <= o.cfg.TargetF
 }
 
 // stop records r (if it is a stop) and calls the observer. A local stop

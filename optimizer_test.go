@@ -174,7 +174,7 @@ func TestNewErrors(t *testing.T) {
 	}{
 		{"Dim", func(c *mmaes.Config) { c.Dim = 0 }},
 		{"Dim", func(c *mmaes.Config) { c.Dim = -3 }},
-		{"Dim", func(c *mmaes.Config) { c.Dim = 1 << 40 }},
+		{"Dim", func(c *mmaes.Config) { c.Dim = math.MaxInt / 2 }},
 		{"Sigma", func(c *mmaes.Config) { c.Sigma = 0 }},
 		{"Sigma", func(c *mmaes.Config) { c.Sigma = -1 }},
 		{"Sigma", func(c *mmaes.Config) { c.Sigma = nan }},
@@ -187,7 +187,7 @@ func TestNewErrors(t *testing.T) {
 		{"Update", func(c *mmaes.Config) { c.Update = -1 }},
 		{"Lambda", func(c *mmaes.Config) { c.Lambda = 1 }},
 		{"Lambda", func(c *mmaes.Config) { c.Lambda = -4 }},
-		{"Lambda", func(c *mmaes.Config) { c.Lambda = 1 << 40 }},
+		{"Lambda", func(c *mmaes.Config) { c.Lambda = math.MaxInt / 2 }},
 		{"Mu", func(c *mmaes.Config) { c.Mu = -1 }},
 		{"Mu", func(c *mmaes.Config) { c.Mu = 9 }},
 		{"Mu", func(c *mmaes.Config) { c.Lambda, c.Mu = 4, 5 }},

@@ -101,7 +101,8 @@ func checkRestart(cfg *Config, lambda0 int) error {
 	if cfg.MaxRestarts > 0 && cfg.Restart == NoRestart {
 		return cfgErr("MaxRestarts", "%d: set without a Restart strategy", cfg.MaxRestarts)
 	}
-	if k := maxRestarts(cfg); k > 40 || !popFits(lambda0<<k, cfg.Dim) {
+	// In float64 first: λ0·2^k must not wrap a 32-bit int before popFits.
+	if k := maxRestarts(cfg); k > 40 || float64(lambda0)*math.Exp2(float64(k)) > 1<<20 || !popFits(lambda0<<k, cfg.Dim) {
 		return cfgErr("MaxRestarts", "%d: the largest population λ0·2^%d (λ0 = %d) is too large", cfg.MaxRestarts, k, lambda0)
 	}
 	return nil
@@ -136,7 +137,7 @@ func (o *Optimizer) canRestart() bool {
 func (o *Optimizer) runParams(lambda int) (Params, error) {
 	mu := lambda / 2
 	if o.cfg.Mu != 0 {
-		mu = min(lambda, max(1, o.cfg.Mu*lambda/o.lambda0))
+		mu = min(lambda, max(1, int(int64(o.cfg.Mu)*int64(lambda)/int64(o.lambda0))))
 	}
 	return computeParams(&o.cfg, lambda, mu)
 }
@@ -235,9 +236,8 @@ func (o *Optimizer) startRun(sigma float64) {
 func (o *Optimizer) sizeBuffers() {
 	n, lambda := o.n, o.lambda
 	if cap(o.idx) < lambda {
-		pop := make([]float64, 4*lambda*n)
-		o.z, o.y, o.x = pop[:0:lambda*n], pop[lambda*n:lambda*n:2*lambda*n], pop[2*lambda*n:2*lambda*n:3*lambda*n]
-		o.zeros = pop[3*lambda*n:]
+		pop := make([]float64, 3*lambda*n)
+		o.z, o.y, o.x = pop[:0:lambda*n], pop[lambda*n:lambda*n:2*lambda*n], pop[2*lambda*n:2*lambda*n]
 		o.xs = make([][]float64, lambda)
 		o.evalBuf = make([]float64, lambda)
 		o.fit = make([]float64, lambda)

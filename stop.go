@@ -122,9 +122,13 @@ const boundLimit = 1e300
 
 // checkStop runs the stop criteria after a generation's update, in order of
 // precedence, and returns the first that fires (or NotStopped). genRange is
-// the spread of the generation's non-NaN values.
-func (o *Optimizer) checkStop(genRange float64) Reason {
+// the spread of the generation's non-NaN values; updated says whether the
+// update was applied (false: a numerical breakdown).
+func (o *Optimizer) checkStop(genRange float64, updated bool) Reason {
 	c := &o.cfg
+	if !updated {
+		return NumericalBreakdown
+	}
 	// Degenerate or non-finite A: the bound proves finiteness, or a scan
 	// decides. Scans also run on a schedule for TolX and MaxCondition.
 	scan := o.gen%scanEvery(o.n) == 0 || !(o.rowA < boundLimit)
@@ -141,7 +145,7 @@ func (o *Optimizer) checkStop(genRange float64) Reason {
 			return NumericalBreakdown
 		}
 	}
-	if !math.IsInf(c.TargetF, -1) && o.bestF <= c.TargetF {
+	if o.targetReached() {
 		return TargetReached
 	}
 	if c.MaxEvals > 0 && o.evals >= c.MaxEvals {

@@ -347,18 +347,34 @@ func Dot(x, y []float64) float64 {
 	if len(x) == 0 {
 		return 0
 	}
-	return dot(x, y)
+	return dotBlocks(x, y)
+}
+
+// vecBlock is the most elements one call of a vector kernel into assembly
+// handles (assembly is not preempted asynchronously); the wrappers walk
+// longer vectors block by block.
+const vecBlock = 1 << 16
+
+// dotBlocks is Dot for len(x) ≥ 1, one assembly call per vecBlock elements
+// (partial sums added in order).
+func dotBlocks(x, y []float64) float64 {
+	s := 0.0
+	for len(x) > vecBlock {
+		s += dot(x[:vecBlock], y[:vecBlock])
+		x, y = x[vecBlock:], y[vecBlock:]
+	}
+	return s + dot(x, y)
 }
 
 // Norm returns the Euclidean norm ‖x‖. It is √(xᵀx) computed in one SIMD
-// pass; when that over- or underflows (‖x‖ outside about [1e-150, 1e150]) it
-// falls back to a scaled second pass, so the result is finite whenever ‖x‖ is
-// representable.
+// pass when xᵀx lies in (2⁻⁵⁰⁰, 2¹⁰⁰⁰), that is ‖x‖ in about (2e-76, 3e150);
+// otherwise (also for a zero vector, NaN or ±Inf) a scaled second pass gives
+// the result, finite whenever ‖x‖ is representable.
 func Norm(x []float64) float64 {
 	if len(x) == 0 {
 		return 0
 	}
-	s := dot(x, x)
+	s := dotBlocks(x, x)
 	if s > 0x1p-500 && s < 0x1p1000 {
 		return math.Sqrt(s)
 	}
@@ -384,6 +400,10 @@ func AxpBy(alpha float64, x []float64, beta float64, y []float64) {
 	if inexactOverlap(x, y) {
 		panic("kernel: x and y overlap")
 	}
+	for len(x) > vecBlock {
+		axpby(alpha, x[:vecBlock], beta, y[:vecBlock])
+		x, y = x[vecBlock:], y[vecBlock:]
+	}
 	axpby(alpha, x, beta, y)
 }
 
@@ -391,6 +411,10 @@ func AxpBy(alpha float64, x []float64, beta float64, y []float64) {
 func Scale(alpha float64, x []float64) {
 	if len(x) == 0 {
 		return
+	}
+	for len(x) > vecBlock {
+		scale(alpha, x[:vecBlock])
+		x = x[vecBlock:]
 	}
 	scale(alpha, x)
 }

@@ -61,7 +61,8 @@ const panelBatch = 28
 // mulVecsPanels computes MulVecs on AVX-512 panel by panel of columns
 // (panel4AVX512), with the vectors in batches of at most panelBatch, each
 // batch split into groups of 4 to 6. The last n mod 4 rows are then computed
-// by whole-row tiles, which store their sums. The packed panel of x lives on
+// by a whole-row tile over the last 4 rows, which stores its sums (so up to 3
+// rows the panels covered get whole-row sums). The packed panel of x lives on
 // the stack. With update, the first batch of each panel first applies the
 // rank-one update A ← α·A + β·p·vᵀ to the panel's rows, and the last n mod 4
 // rows are updated by scaleAddOuter before their tiles read them.

@@ -7,8 +7,11 @@ package kernel
 // against one vector (tileRowsVec); these loops walk the tiles. A remainder
 // that is narrower than a tile is not computed by a separate kernel: the
 // last tile is moved back so that it ends at the edge and recomputes a few
-// outputs of its neighbour, which writes the same bits again (the outputs do
-// not overlap the inputs, MulVecs checks it).
+// outputs of its neighbour, which is harmless because the outputs do not
+// overlap the inputs (MulVecs checks it). Here the recomputed outputs get the
+// same bits again; after the AVX-512 column panels (kernel_amd64.go), whose
+// sums run in another order, the last tile overwrites up to 3 rows with
+// values within the same error bound but not always the same bits.
 
 // tileRows is the number of rows of A in every register tile.
 const tileRows = 4

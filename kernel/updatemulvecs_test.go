@@ -105,7 +105,7 @@ func TestUpdateMulVecsMisuse(t *testing.T) {
 	buf := make([]float64, n*n+k*n)
 	mustPanic(t, "negative n", func() { UpdateMulVecs(y, a, -1, 1, 1, p, v, x, k) })
 	mustPanic(t, "negative k", func() { UpdateMulVecs(y, a, n, 1, 1, p, v, x, -1) })
-	mustPanic(t, "overflow", func() { UpdateMulVecs(nil, nil, 1<<32, 1, 1, nil, nil, nil, 1<<32) })
+	mustPanic(t, "overflow", func() { UpdateMulVecs(nil, nil, math.MaxInt/2, 1, 1, nil, nil, nil, math.MaxInt/2) })
 	mustPanic(t, "short a", func() { UpdateMulVecs(y, a[:n*n-1], n, 1, 1, p, v, x, k) })
 	mustPanic(t, "short p", func() { UpdateMulVecs(y, a, n, 1, 1, p[:n-1], v, x, k) })
 	mustPanic(t, "short v", func() { UpdateMulVecs(y, a, n, 1, 1, p, v[:n-1], x, k) })

@@ -66,9 +66,8 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	var tr trace
 	prog := newProgress(stderr, !*quiet)
 	cfg.Observer = func(o *mmaes.Optimizer) {
-		res := o.Result()
-		tr.add(o.Generation(), o.Evals(), res.F, o.Sigma())
-		prog.update(o.Generation(), o.Evals(), res.F, o.Sigma())
+		tr.add(o.Generation(), o.Evals(), o.BestF(), o.Sigma())
+		prog.update(o.Generation(), o.Evals(), o.BestF(), o.Sigma())
 	}
 	opt, err := mmaes.New(cfg)
 	if err != nil {
@@ -116,6 +115,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(stdout, "plot:        %s\n", *plotPath)
+	}
+	if res.Reason.Failed() {
+		return fmt.Errorf("the run failed: %s", res.Reason) // exit status 1
 	}
 	return nil
 }
