@@ -14,9 +14,6 @@ import (
 // Optimize's allocations do not grow with the number of generations (it
 // allocates only the copy of the best point in its Result).
 func TestAllocs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("n = 1024 takes a while")
-	}
 	// The new features: rank-μ (MMA), bounds, restarts (no restart within
 	// these generations), workers (Optimize).
 	features := func(cfg *mmaes.Config) {
@@ -30,8 +27,8 @@ func TestAllocs(t *testing.T) {
 	for _, u := range updates {
 		for _, n := range []int{2, 64, 1024} {
 			for _, all := range []bool{false, true} {
-				if all && n == 1024 && testing.Short() {
-					continue
+				if n == 1024 && testing.Short() {
+					continue // takes a while
 				}
 				t.Run(fmt.Sprintf("update=%v/n=%d/features=%v", u, n, all), func(t *testing.T) {
 					cfg := startConfig(n, u, 1)
@@ -100,5 +97,25 @@ func TestAllocs(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// TestAllocsLargeLambda covers the ranking of more than 64 candidates,
+// which sorts with slices.SortFunc instead of the insertion sort.
+func TestAllocsLargeLambda(t *testing.T) {
+	cfg := startConfig(8, mmaes.MMA, 1)
+	cfg.Lambda = 100
+	cfg.TolFun, cfg.TolX, cfg.MaxGenerations = 0, 0, 0
+	o := mustNew(t, cfg)
+	fit := make([]float64, o.Lambda())
+	if a := testing.AllocsPerRun(20, func() {
+		for i, x := range o.Ask() {
+			fit[i] = sphere(x)
+		}
+		if err := o.Tell(fit); err != nil {
+			t.Fatal(err)
+		}
+	}); a != 0 {
+		t.Errorf("λ = 100: %v allocs per generation", a)
 	}
 }

@@ -68,18 +68,6 @@ func fillNormal(p *xoshiro, z []float64) {
 	p.s0, p.s1, p.s2, p.s3 = s0, s1, s2, s3
 }
 
-// normal returns one standard normal deviate (the same as fillNormal of a
-// slice of length 1).
-func normal(p *xoshiro) float64 {
-	r := p.Uint64()
-	j := r & (zigLayers - 1)
-	u := float64(int64(r)>>11) * 0x1p-52
-	if math.Abs(u) < zigRatio[j] {
-		return u * zigX[j]
-	}
-	return normalSlow(p, j, u)
-}
-
 // normalSlow finishes a draw that missed the fast path of layer j with the
 // signed uniform u: the tail for the base layer, the wedge test otherwise,
 // and on rejection new draws until one is accepted.

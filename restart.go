@@ -146,8 +146,21 @@ func (o *Optimizer) runParams(lambda int) (Params, error) {
 // reports false, changing nothing, if the new run's parameters are invalid
 // (which validation in New rules out).
 func (o *Optimizer) restart() bool {
+	src := *o.src // BIPOP draws from the generator: restored on failure
+	if !o.restartRun() {
+		*o.src = src
+		return false
+	}
+	return true
+}
+
+// restartRun is restart without the generator's restore: it changes no
+// field before the new run's parameters are known to be valid (its BIPOP
+// draws advance the generator, which restart puts back).
+func (o *Optimizer) restartRun() bool {
 	lambda0 := o.lambda0
 	sigma, lambda, small, large := o.cfg.Sigma, 0, false, o.largeRuns
+	evalsSmall, evalsLarge := o.evalsSmall, o.evalsLarge
 	switch o.cfg.Restart {
 	case IPOP:
 		lambda = lambda0 << (o.restarts + 1)
@@ -155,7 +168,6 @@ func (o *Optimizer) restart() bool {
 		// A run counts at least λ evaluations, also one that failed to
 		// sample its first generation: so small runs cannot go on forever.
 		spent := max(o.evals-o.runEvals0, o.lambda)
-		evalsSmall, evalsLarge := o.evalsSmall, o.evalsLarge
 		if o.small {
 			evalsSmall += spent
 		} else {
@@ -176,7 +188,6 @@ func (o *Optimizer) restart() bool {
 			large++
 			lambda = lambda0 << large
 		}
-		o.evalsSmall, o.evalsLarge = evalsSmall, evalsLarge
 	default:
 		return false
 	}
@@ -184,6 +195,7 @@ func (o *Optimizer) restart() bool {
 	if err != nil || !(sigma > 0) {
 		return false
 	}
+	o.evalsSmall, o.evalsLarge = evalsSmall, evalsLarge
 	o.small, o.largeRuns = small, large
 	o.restarts++
 	o.par = par
