@@ -96,7 +96,7 @@ func paperFlags(args []string, stderr io.Writer) (paperOpts, error) {
 	out := fs.String("out", "paper-out", "output directory")
 	funcs := fs.String("funcs", "", "test functions of the FE study and the trajectories, by short name (default: the paper's ten, sp,cig,ctb,ell,tab,tx,dp,sch,ros,pr)")
 	workers := fs.Int("workers", runtime.NumCPU(), "number of runs in parallel")
-	factor := fs.Float64("max-evals-factor", 1000, fmt.Sprintf("evaluation budget of a run: F·n² + %d (the library's TolFun/TolX/condition stops stay on)", budgetBase))
+	factor := fs.Float64("max-evals-factor", 1000, fmt.Sprintf("evaluation budget of a run: F·n² + %d (TolFun is off, as in the paper; the library's TolX and condition stops stay on)", budgetBase))
 	full := fs.Bool("full", false, "the paper's full study: 21 runs everywhere, FE dims "+fullDims+", α/b dims "+fullAlpha+" (flags given explicitly still win)")
 	seed := fs.Uint64("seed", 1, "seed of the first run; run k of every cell has seed+k (the same starts for the three updates)")
 	trajN := fs.Int("traj-n", 64, "dimension of the median-run trajectories per function")
