@@ -32,15 +32,21 @@ func newLogPlot(title, xLabel, yLabel string) *plot.Plot {
 	return p
 }
 
-// addLine adds the points (xs[i], ys[i]) with ys[i] > 0 and finite (a
-// logarithmic axis shows nothing else) as a line in the i-th plot colour.
-func addLine(p *plot.Plot, i int, name string, xs, ys []float64) error {
+// logPoints returns the points (xs[i], ys[i]) with ys[i] > 0 and finite:
+// a logarithmic axis shows nothing else.
+func logPoints(xs, ys []float64) plotter.XYs {
 	var pts plotter.XYs
 	for j := range xs {
 		if ys[j] > 0 && !math.IsInf(ys[j], 0) && !math.IsNaN(ys[j]) {
 			pts = append(pts, plotter.XY{X: xs[j], Y: ys[j]})
 		}
 	}
+	return pts
+}
+
+// addLine adds the points of logPoints as a line in the i-th plot colour.
+func addLine(p *plot.Plot, i int, name string, xs, ys []float64) error {
+	pts := logPoints(xs, ys)
 	if len(pts) == 0 {
 		return nil
 	}
@@ -56,14 +62,10 @@ func addLine(p *plot.Plot, i int, name string, xs, ys []float64) error {
 	return nil
 }
 
-// addPoints adds markers with a line through them.
+// addLinePoints adds the points of logPoints as markers with a line
+// through them.
 func addLinePoints(p *plot.Plot, i int, name string, xs, ys []float64) error {
-	var pts plotter.XYs
-	for j := range xs {
-		if ys[j] > 0 && !math.IsInf(ys[j], 0) && !math.IsNaN(ys[j]) {
-			pts = append(pts, plotter.XY{X: xs[j], Y: ys[j]})
-		}
-	}
+	pts := logPoints(xs, ys)
 	if len(pts) == 0 {
 		return nil
 	}
