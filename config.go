@@ -158,7 +158,10 @@ type Config struct {
 	// Observer, when not nil, is called at the end of every Tell (also
 	// inside Optimize), after the update and the stop checks. It may read
 	// the optimizer (accessors, Result, MarshalBinary) but must not call Ask
-	// or Tell. It is not saved in checkpoints.
+	// or Tell. It is not saved in checkpoints. A stop that Ask finds (the
+	// sampled candidates are not finite: NumericalBreakdown, or a restart
+	// instead) happens outside Tell and is not reported to it; read Reason
+	// after Ask returns nil.
 	Observer func(*Optimizer)
 }
 

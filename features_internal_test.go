@@ -91,6 +91,23 @@ func TestRankMuParams(t *testing.T) {
 		if p.C != paper.C || p.CSigma != paper.CSigma || p.DSigma != paper.DSigma || p.Lambda != paper.Lambda {
 			t.Errorf("n=%d: rank-μ changed other parameters: %+v vs %+v", n, p, paper)
 		}
+		// Independently of the code: values computed outside Go (Python,
+		// double precision) from the tutorial's formulas, λ = 10, μ = 5 at
+		// n = 10; a few ulps of difference in summation order allowed.
+		if n == 10 {
+			for _, c := range []struct {
+				name      string
+				got, want float64
+			}{
+				{"μ_eff", p.MuEff, 3.4147720863376096},
+				{"c1", p.C1, 0.015254974843195806},
+				{"c_μ (3× the tutorial's)", p.CMu, 0.06950256239747268},
+			} {
+				if math.Abs(c.got-c.want) > 16*0x1p-53*c.want {
+					t.Errorf("n=10: %s = %v, want %v", c.name, c.got, c.want)
+				}
+			}
+		}
 	}
 }
 

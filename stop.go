@@ -87,33 +87,27 @@ func scanEvery(n int) int { return max(1, (n+63)/64) }
 // and returns the smallest. A non-finite entry makes the largest non-finite.
 func (o *Optimizer) scanA() (minRow float64) {
 	o.flushA()
-	n := o.n
-	maxRow, minRow := 0.0, math.Inf(1)
-	for i := 0; i < n; i++ {
-		r := kernel.Norm(o.a[i*n : i*n+n])
-		if r != r {
-			o.rowA = r
-			return r
-		}
-		maxRow, minRow = max(maxRow, r), min(minRow, r)
-	}
-	o.rowA = maxRow
+	o.rowA, minRow = rowNorms(o.a, o.n)
 	return minRow
 }
 
 // scanAInv checks A_inv (Cholesky) and resets its bound.
 func (o *Optimizer) scanAInv() {
-	n := o.n
-	maxRow := 0.0
+	o.rowAInv, _ = rowNorms(o.ainv, o.n)
+}
+
+// rowNorms returns the largest and the smallest row norm of the n×n
+// row-major m; the largest is NaN as soon as a row has a NaN.
+func rowNorms(m []float64, n int) (maxRow, minRow float64) {
+	minRow = math.Inf(1)
 	for i := 0; i < n; i++ {
-		r := kernel.Norm(o.ainv[i*n : i*n+n])
+		r := kernel.Norm(m[i*n : i*n+n])
 		if r != r {
-			o.rowAInv = r
-			return
+			return r, r
 		}
-		maxRow = max(maxRow, r)
+		maxRow, minRow = max(maxRow, r), min(minRow, r)
 	}
-	o.rowAInv = maxRow
+	return maxRow, minRow
 }
 
 // boundLimit is the largest row-norm bound that is taken as proof that every
