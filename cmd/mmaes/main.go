@@ -5,7 +5,7 @@
 //
 // Usage:
 //
-//	mmaes run     [-f ell] [-n 16] [-update mma|ecma|cholesky] [-seed S] ...
+//	mmaes run     [-f ell] [-n 128] [-update mma|ecma|cholesky] [-seed S] ...
 //	mmaes paper   [-dims 2,4,8,16,32,64] [-runs 21] [-out DIR]
 //	mmaes compare [-dims 4,8,16] [-runs 5]
 //	mmaes bench   [-dims 16,64,256,1024,4096] (OpenBLAS column: go run -tags openblas .)

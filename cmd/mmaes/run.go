@@ -23,7 +23,7 @@ import (
 func runCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("run", stderr)
 	fname := fs.String("f", "ell", "test function (short name: sp, cig, ctb, ell, tab, tx, dp, sch, ros, pr, sch12, rastrigin)")
-	n := fs.Int("n", 32, "dimension")
+	n := fs.Int("n", 128, "dimension")
 	update := fs.String("update", "mma", "matrix update: mma, ecma or cholesky")
 	seed := fs.Uint64("seed", 1, "seed of the initial mean and of the optimizer")
 	target := fs.Float64("target", math.NaN(), "stop when f ≤ target (default: the function's target, 1e-10 or -1e10)")
@@ -254,7 +254,8 @@ func newProgress(w io.Writer, on bool) *progress {
 }
 
 func (p *progress) update(gen, evals int, bestF, sigma float64) {
-	if !p.on || time.Since(p.last) < progressInterval {
+	// The first generation is shown at once, then one line per interval.
+	if !p.on || (p.printed && time.Since(p.last) < progressInterval) {
 		return
 	}
 	p.last = time.Now()
