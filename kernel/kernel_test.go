@@ -933,16 +933,22 @@ func mulVecsShapes() [][2]int {
 			s = append(s, [2]int{n, k})
 		}
 	}
-	// From n = 256 the AVX-512 path may split the columns into panels for
-	// k ≥ 4 (panelMinN, panelCols): cover k around its groups of 4 to 6.
-	for _, n := range []int{256, 257, 300} {
-		for _, k := range []int{1, 3, 4, 5, 6, 7, 8, 9, 13, 28} {
+	// From n = 256 the AVX-512 path runs column panels for k ≥ 8
+	// (panelMinN, panelMinK) in tiles of 8 rows and blocks of 3, 2 or 1
+	// registers of 8 vectors: cover every row remainder (n mod 8 = 0, 1, 3,
+	// 4, 5, 7) and every split of the registers (k = 8: 1; 9–16: 2; 17–24:
+	// 3; 25–32: 2+2; 33–40: 3+2; 49–56: 3+2+2).
+	for _, n := range []int{256, 257, 259, 261, 263, 300} {
+		for _, k := range []int{1, 3, 7, 8, 9, 16, 17, 24, 25, 31, 33, 52} {
 			s = append(s, [2]int{n, k})
 		}
 	}
 	s = append(s, [2]int{385, 11}, [2]int{515, 17})
 	if !testing.Short() {
-		s = append(s, [2]int{1031, 4}, [2]int{1031, 9}) // more than 256 row blocks
+		// More than 128 tiles in a panel (panelTiles), several panels, and
+		// more vectors than one pass packs (panelMaxLanes), whose two batches
+		// tile the rows differently (6 and 8 rows: 258 and 256 of 262).
+		s = append(s, [2]int{1031, 4}, [2]int{1031, 9}, [2]int{1031, 28}, [2]int{262, 260})
 	}
 	return s
 }

@@ -24,13 +24,13 @@ func updateMulVecsShapes() [][2]int {
 			s = append(s, [2]int{n, k})
 		}
 	}
-	for _, n := range []int{63, 64, 129, 255, 256, 257, 258, 259, 300, 515} {
-		for _, k := range []int{1, 3, 4, 5, 6, 7, 8, 9, 11, 13, 20, 24, 28, 29, 40} {
+	for _, n := range []int{63, 64, 129, 255, 256, 257, 258, 259, 261, 263, 300, 515} {
+		for _, k := range []int{1, 3, 4, 5, 6, 7, 8, 9, 11, 13, 16, 17, 20, 24, 25, 28, 33, 40, 52} {
 			s = append(s, [2]int{n, k})
 		}
 	}
 	if !testing.Short() {
-		s = append(s, [2]int{1031, 9}, [2]int{1031, 24})
+		s = append(s, [2]int{1031, 9}, [2]int{1031, 24}, [2]int{262, 260})
 	}
 	return s
 }

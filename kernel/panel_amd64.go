@@ -1,0 +1,156 @@
+//go:build gc && !purego
+
+package kernel
+
+// MulVecs on AVX-512 for large n: column panels in broadcast form
+// (panel_amd64.s). A is read once per call, each 8×kc block of it used for
+// all k vectors while it is in L1, and no horizontal sums are needed.
+
+// usePanels reports whether MulVecs runs on the AVX-512 column panels: n
+// large enough to leave L2, and at least one register of vectors.
+func usePanels(n, k int) bool {
+	return useAVX512 && n >= panelMinN && k >= panelMinK
+}
+
+// panelMinN is the smallest n for which the panels beat whole-row tiles.
+const panelMinN = 256
+
+// panelMinK is the smallest k for the panels: below one register of vectors
+// (8) the whole-row tiles waste fewer lanes.
+const panelMinK = 8
+
+// panelRows is the number of rows of A in one tile of panel8AVX512.
+const panelRows = 8
+
+// panelPack is the size, in float64s, of the packed panel of x: kc·kp ≤
+// panelPack (64 KiB, on the stack; with the 8×kc block of A it stays within
+// L1 and L2).
+const panelPack = 8192
+
+// panelMaxLanes bounds the packed lanes of one pass: more vectors than this
+// run in batches (each batch reads A again), so that a panel keeps at least
+// panelPack/panelMaxLanes = 32 columns.
+const panelMaxLanes = 256
+
+// panelTiles bounds the tiles of one assembly call, so that a call stays
+// short (assembly is not preempted).
+const panelTiles = 128
+
+// mulVecsPanels computes MulVecs on AVX-512 with the column panels; with
+// update it first applies A ← α·A + β·p·vᵀ to each block of A just before
+// the block is read (so A is read and written once). The rows below the last
+// whole tile are updated by scaleAddOuter and computed by whole-row tiles.
+func mulVecsPanels(y, a []float64, n int, x []float64, k int, update bool, alpha, beta float64, p, v []float64) {
+	// The batches may tile the rows differently: the first one updated the
+	// rows it covered, whole-row tiles compute what any batch left out.
+	rows, updated := n, 0
+	for j0 := 0; j0 < k; j0 += panelMaxLanes {
+		kb := min(panelMaxLanes, k-j0)
+		r := mulVecsPanelBatch(y[j0*n:], a, n, x[j0*n:], kb, update && j0 == 0, alpha, beta, p, v)
+		if j0 == 0 {
+			updated = r
+		}
+		rows = min(rows, r)
+	}
+	if update && updated < n {
+		scaleAddOuter(a[updated*n:], n, n-updated, alpha, beta, p[updated:], v)
+	}
+	if rows < n {
+		for r := rows; r < n-tileRows; r += tileRows {
+			mulVecsRowBlock(y, a, n, x, k, r)
+		}
+		mulVecsRowBlock(y, a, n, x, k, n-tileRows)
+	}
+}
+
+// mulVecsPanelBatch is mulVecsPanels for k ≤ panelMaxLanes vectors and the
+// rows of whole tiles; it returns the number of rows it covered. Vectors in
+// 4 registers (25 ≤ k ≤ 32, or a multiple) run in tiles of 6 rows
+// (panel6AVX512), all others in tiles of 8 (panel8AVX512).
+func mulVecsPanelBatch(y, a []float64, n int, x []float64, k int, update bool, alpha, beta float64, p, v []float64) int {
+	var pack [panelPack]float64
+	var idx [8]int64
+	for l := range idx {
+		idx[l] = int64(8 * n * l)
+	}
+	kp := (k + 7) &^ 7
+	kcMax := min(n, panelPack/kp&^7)
+	z := kp / 8
+	tileRows := panelRows
+	if z%4 == 0 {
+		tileRows = 6
+	}
+	g3, g2, g1 := panelBlocks(z)
+	tiles := n / tileRows
+	upd := 0
+	if update {
+		upd = 1
+	}
+	clear(y[:(k-1)*n+tiles*tileRows])
+	for c0 := 0; c0 < n; c0 += kcMax {
+		kc := min(kcMax, n-c0)
+		packPanelAVX512(pack[:kc*kp], x[c0:], &idx, kc, kp, k)
+		for t0 := 0; t0 < tiles; t0 += panelTiles {
+			nt := min(panelTiles, tiles-t0)
+			r := t0 * tileRows
+			var pr, vc []float64
+			if update {
+				pr, vc = p[r:], v[c0:]
+			}
+			if tileRows == 6 {
+				panel6AVX512(y[r:], a[r*n+c0:], pack[:kc*kp], n, nt, kc, kp, k, z/4,
+					alpha, beta, pr, vc, upd)
+				continue
+			}
+			panel8AVX512(y[r:], a[r*n+c0:], pack[:kc*kp], n, nt, kc, kp, k, g3, g2, g1,
+				alpha, beta, pr, vc, upd)
+		}
+	}
+	return tiles * tileRows
+}
+
+// panelBlocks splits z registers of vectors into blocks of 3, 2 and 1
+// registers: as many 3s as possible, no block of 1 unless z = 1.
+func panelBlocks(z int) (g3, g2, g1 int) {
+	switch {
+	case z == 1:
+		return 0, 0, 1
+	case z%3 == 0:
+		return z / 3, 0, 0
+	case z%3 == 2:
+		return z / 3, 1, 0
+	}
+	return z/3 - 1, 2, 0
+}
+
+// packPanelAVX512 packs columns c0 to c0+kc−1 of the k vectors of x
+// transposed, xt[c*kp+j] = x[j*n+c0+c] with zeros in the lanes k ≤ j < kp;
+// x starts at column c0 and idx[l] = 8·n·l (one gather a column of 8
+// vectors). len(xt) ≥ kc·kp, len(x) ≥
+// (k−1)·n+kc, kc ≥ 1, 8 ≤ kp, k ≤ kp.
+//
+//go:noescape
+func packPanelAVX512(xt, x []float64, idx *[8]int64, kc, kp, k int)
+
+// panel8AVX512 adds one column panel of MulVecs to y, for tiles of 8 rows
+// and blocks of vectors of 3, 2 or 1 registers (g3, g2, g1 of them):
+//
+//	for t < tiles, r < 8, j < k:
+//		y[j*n + 8t+r] += Σ_{c<kc} a[(8t+r)*n+c]·xt[c*kp+j]
+//
+// The rows of a start at the panel's first column; xt is the packed panel
+// (packPanel), 8·(3·g3+2·g2+g1) = kp ≥ k. len(a) ≥ (8·tiles−1)·n+kc,
+// len(xt) ≥ kc·kp, len(y) ≥ (k−1)·n+8·tiles; tiles, kc ≥ 1. With update ≠ 0
+// it first applies, per tile, a[(8t+r)*n+c] = fma(β·p[8t+r], v[c],
+// α·a[(8t+r)*n+c]) for c < kc (len(p) ≥ 8·tiles, len(v) ≥ kc); p and v are
+// unused otherwise.
+//
+//go:noescape
+func panel8AVX512(y, a, xt []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update int)
+
+// panel6AVX512 is panel8AVX512 for tiles of 6 rows and g4 blocks of 4
+// registers (kp = 32·g4): len(a) ≥ (6·tiles−1)·n+kc, len(y) ≥
+// (k−1)·n+6·tiles, len(p) ≥ 6·tiles.
+//
+//go:noescape
+func panel6AVX512(y, a, xt []float64, n, tiles, kc, kp, k, g4 int, alpha, beta float64, p, v []float64, update int)
