@@ -126,10 +126,11 @@
 //
 // # Reproducibility
 //
-// Every Optimizer owns a xoshiro256++ generator (rand.go) seeded from
-// Config.Seed; there is no global generator and no clock seeding (seed 0 is
-// an ordinary seed). The same Config gives the same run, bit for bit, on the
-// same kernel path and architecture. Different paths of package kernel
+// Every Optimizer owns its xoshiro256++ generators (rand.go: a scalar one and
+// eight lanes for the normal deviates) seeded from Config.Seed; there is no
+// global generator and no clock seeding (seed 0 is an ordinary seed). The
+// deviates are the same bits on every kernel path. The same Config gives the
+// same run, bit for bit, on the same kernel path and architecture. Different paths of package kernel
 // (AVX-512, AVX2+FMA, NEON, generic) round differently in the last bits, so
 // runs diverge after a while: see kernel.Impl for the path in use. To force
 // the generic pure-Go path, run with GODEBUG=cpu.all=off, or build with

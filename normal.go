@@ -1,14 +1,18 @@
 package mmaes
 
-import "math"
+import (
+	"math"
+
+	"github.com/mmaes-go/mmaes/kernel"
+)
 
 // Standard normal deviates by the ziggurat method of Marsaglia and Tsang
 // (2000), in the form of Doornik (2005): 256 layers, one 64-bit draw per
 // deviate in the common case. Sampling is λ·n deviates per generation, and
 // math/rand/v2's NormFloat64 (128 layers, a call through the Source
 // interface, 32-bit layer arithmetic) costs several times more per deviate;
-// fillNormal runs the optimizer's xoshiro256++ generator (rand.go) with its
-// state in registers.
+// fillNormal runs eight xoshiro256++ generators side by side (rand.go,
+// kernel.Ziggurat).
 //
 // normal_test.go checks the moments, the tails beyond the ziggurat's base
 // (|z| > 3.65) and the distribution function against Φ.
@@ -48,24 +52,23 @@ func init() {
 }
 
 // fillNormal fills z with independent standard normal deviates drawn from
-// p. The generator's state stays in registers for the fast path; the rare
-// slow path (the wedges and the tail, 1.2% of the draws) goes through p.
+// p: the fast path of the ziggurat (98.8 % of the draws) runs on p's lanes
+// in kernel.Ziggurat, eight at a time on AVX-512; the draws it rejects go
+// through the slow path (the wedges and the tail) on p's scalar generator.
+// The deviates are a function of p's state and len(z) alone, the same on
+// every kernel path; a fill of n and two fills that add up to n differ (a
+// fill's last round discards the draws of lanes it does not need).
 func fillNormal(p *xoshiro, z []float64) {
-	s0, s1, s2, s3 := p.s0, p.s1, p.s2, p.s3
-	for i := range z {
-		var r uint64
-		r, s0, s1, s2, s3 = xoshiroStep(s0, s1, s2, s3)
-		j := r & (zigLayers - 1)
-		u := float64(int64(r)>>11) * 0x1p-52 // signed 53 bits: [−1, 1)
-		if math.Abs(u) < zigRatio[j] {
-			z[i] = u * zigX[j]
-			continue
+	var rej [64]uint64
+	x := (*[zigLayers]float64)(zigX[:zigLayers])
+	for len(z) > 0 {
+		acc, nrej := kernel.Ziggurat(z, &p.lanes, &zigRatio, x, rej[:])
+		z = z[acc:]
+		for _, r := range rej[:nrej] {
+			z[0] = normalSlow(p, r&(zigLayers-1), kernel.ZigUniform(r))
+			z = z[1:]
 		}
-		p.s0, p.s1, p.s2, p.s3 = s0, s1, s2, s3
-		z[i] = normalSlow(p, j, u)
-		s0, s1, s2, s3 = p.s0, p.s1, p.s2, p.s3
 	}
-	p.s0, p.s1, p.s2, p.s3 = s0, s1, s2, s3
 }
 
 // normalSlow finishes a draw that missed the fast path of layer j with the

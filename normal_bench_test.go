@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// BenchmarkNormal compares fillNormal (xoshiro256++ in registers, 256-layer
+// BenchmarkNormal compares fillNormal (eight xoshiro256++ lanes, 256-layer
 // ziggurat) with math/rand/v2's NormFloat64 on its PCG, per deviate.
 func BenchmarkNormal(b *testing.B) {
 	z := make([]float64, 1024)

@@ -1,6 +1,7 @@
 package mmaes
 
 import (
+	"github.com/mmaes-go/mmaes/kernel"
 	"math"
 	"testing"
 )
@@ -27,7 +28,7 @@ func (s *xoshiroRef) next() uint64 {
 // SplitMix64 seeding against its published first output for seed 0
 // (0xe220a8397b1dcdaf), and the binary encoding.
 func TestXoshiro(t *testing.T) {
-	x := &xoshiro{1, 2, 3, 4}
+	x := &xoshiro{s0: 1, s1: 2, s2: 3, s3: 4}
 	if got := x.Uint64(); got != 5<<23+1 {
 		t.Fatalf("first output of {1,2,3,4} = %d, want %d", got, 5<<23+1)
 	}
@@ -57,36 +58,62 @@ func TestXoshiro(t *testing.T) {
 	var p xoshiro
 	good, _ := newXoshiro(3).MarshalBinary()
 	zero, _ := (&xoshiro{}).MarshalBinary()
+	zeroLane := newXoshiro(3)
+	for w := range 4 {
+		zeroLane.lanes[w*kernel.ZigLanes+5] = 0
+	}
+	badLane, _ := zeroLane.MarshalBinary()
 	for _, bad := range [][]byte{nil, []byte(xoshiroMagic), good[:len(good)-1], append(good[:len(good):len(good)], 0),
-		append([]byte("xoshiro256+-:"), good[len(xoshiroMagic):]...), zero} {
+		append([]byte("xoshiro256+-x9:"), good[len(xoshiroMagic):]...), zero, badLane,
+		append([]byte(xoshiroMagic1), good[len(xoshiroMagic):]...)} {
 		if err := p.UnmarshalBinary(bad); err == nil {
 			t.Errorf("UnmarshalBinary(%q) accepted", bad)
 		}
 	}
+	// The older encoding, the scalar generator alone: accepted, with lanes
+	// seeded from it.
+	old := append([]byte(xoshiroMagic1), good[len(xoshiroMagic):len(xoshiroMagic)+32]...)
+	if err := p.UnmarshalBinary(old); err != nil {
+		t.Fatalf("older encoding: %v", err)
+	}
+	if want := newXoshiro(3); p.s0 != want.s0 || p.s3 != want.s3 || !p.lanesValid() {
+		t.Errorf("older encoding decoded to %+v", p)
+	}
 }
 
-// TestFillNormalStream checks that fillNormal continues one stream across
-// calls: one fill of N deviates equals N fills of one and a split fill, and
-// a fixed seed gives a fixed stream.
+// TestFillNormalStream checks that the deviates are a function of the
+// generator's state and the length: the same seed gives the same deviates
+// and leaves the same state, another seed other deviates, and a second fill
+// continues with new ones.
 func TestFillNormalStream(t *testing.T) {
-	const n = 100000
-	z := make([]float64, n)
-	fillNormal(newXoshiro(3), z)
-	p := newXoshiro(3)
-	for i := range z {
-		var one [1]float64
-		fillNormal(p, one[:])
-		if one[0] != z[i] {
-			t.Fatalf("deviate %d: %v one at a time, %v in one fill", i, one[0], z[i])
+	for _, n := range []int{1, 7, 8, 9, 100, 100000} {
+		p, q := newXoshiro(3), newXoshiro(3)
+		z, w := make([]float64, n), make([]float64, n)
+		fillNormal(p, z)
+		fillNormal(q, w)
+		if *p != *q {
+			t.Fatalf("n=%d: same seed, different states after a fill", n)
 		}
-	}
-	w := make([]float64, n)
-	q := newXoshiro(3)
-	fillNormal(q, w[:777])
-	fillNormal(q, w[777:])
-	for i := range z {
-		if w[i] != z[i] {
-			t.Fatalf("deviate %d differs after a split fill", i)
+		for i := range z {
+			if z[i] != w[i] {
+				t.Fatalf("n=%d: deviate %d: %v and %v from the same seed", n, i, z[i], w[i])
+			}
+		}
+		fillNormal(q, w)
+		fillNormal(newXoshiro(4), z[:0])
+		other := make([]float64, n)
+		fillNormal(newXoshiro(4), other)
+		same, again := 0, 0
+		for i := range z {
+			if other[i] == z[i] {
+				same++
+			}
+			if w[i] == z[i] {
+				again++
+			}
+		}
+		if same > n/100 || again > n/100 {
+			t.Fatalf("n=%d: %d deviates equal for seeds 3 and 4, %d in the next fill", n, same, again)
 		}
 	}
 }

@@ -4,31 +4,66 @@ import (
 	"encoding/binary"
 	"errors"
 	"math/bits"
+
+	"github.com/mmaes-go/mmaes/kernel"
 )
 
 // xoshiro is the optimizer's random generator: xoshiro256++ of Blackman and
 // Vigna ("Scrambled linear pseudorandom number generators", ACM TOMS 2021),
 // a 256-bit-state generator that passes BigCrush and PractRand, used as the
-// default by Java 17 and .NET 6. Sampling draws λ·n deviates per generation;
-// xoshiro256++ needs no multiplication, and fillNormal keeps its four state
-// words in registers, which makes a normal deviate about twice as cheap as
-// with math/rand/v2's PCG (BenchmarkNormal). Its state is this struct alone,
-// so checkpoints save it exactly.
-type xoshiro struct{ s0, s1, s2, s3 uint64 }
+// default by Java 17 and .NET 6. It is nine independent generators: the
+// scalar one (s0-s3) for everything but the bulk of the normal deviates, and
+// kernel.ZigLanes lanes that fillNormal runs side by side (one AVX-512
+// register per state word) for the λ·n deviates of a generation. Its state
+// is this struct alone, so checkpoints save it exactly.
+type xoshiro struct {
+	s0, s1, s2, s3 uint64
+	lanes          [4 * kernel.ZigLanes]uint64 // word w of lane l at lanes[w*ZigLanes+l]
+}
 
-// newXoshiro seeds the state with four outputs of SplitMix64 started at
-// seed, the seeding its authors recommend; every seed gives a different,
-// non-zero state.
+// newXoshiro seeds the state with outputs of SplitMix64 started at seed,
+// the seeding its authors recommend: four for the scalar generator, then
+// four for each lane. Every seed gives a different state, and no generator
+// gets the all-zero state it cannot leave.
 func newXoshiro(seed uint64) *xoshiro {
 	var x xoshiro
 	x.s0, seed = splitMix64(seed)
 	x.s1, seed = splitMix64(seed)
 	x.s2, seed = splitMix64(seed)
-	x.s3, _ = splitMix64(seed)
-	if x == (xoshiro{}) {
-		x.s0 = 1 // the one state xoshiro cannot leave
+	x.s3, seed = splitMix64(seed)
+	if x.s0|x.s1|x.s2|x.s3 == 0 {
+		x.s0 = 1
 	}
+	x.seedLanes(seed)
 	return &x
+}
+
+// seedLanes sets the lanes from the SplitMix64 stream started at seed.
+func (x *xoshiro) seedLanes(seed uint64) {
+	for l := range kernel.ZigLanes {
+		var zero uint64
+		for w := range 4 {
+			x.lanes[w*kernel.ZigLanes+l], seed = splitMix64(seed)
+			zero |= x.lanes[w*kernel.ZigLanes+l]
+		}
+		if zero == 0 {
+			x.lanes[l] = 1
+		}
+	}
+}
+
+// lanesValid reports whether no lane is all zero.
+func (x *xoshiro) lanesValid() bool {
+	for l := range kernel.ZigLanes {
+		var or uint64
+		for w := range 4 {
+			or |= x.lanes[w*kernel.ZigLanes+l]
+		}
+		if or == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // splitMix64 returns the output for the state s and the next state.
@@ -61,14 +96,25 @@ func (x *xoshiro) Uint64() uint64 {
 	return out
 }
 
-// xoshiroMagic starts the binary encoding of the state.
-const xoshiroMagic = "xoshiro256++:"
+// xoshiroMagic starts the binary encoding of the nine generators; the older
+// encoding of the scalar generator alone (checkpoints written before the
+// lanes) starts with xoshiroMagic1.
+const (
+	xoshiroMagic  = "xoshiro256++x9:"
+	xoshiroMagic1 = "xoshiro256++:"
+)
 
-// MarshalBinary encodes the state: xoshiroMagic and the four state words,
-// big-endian.
+// xoshiroWords is the number of state words of the encoding.
+const xoshiroWords = 4 + 4*kernel.ZigLanes
+
+// MarshalBinary encodes the state: xoshiroMagic, the four scalar state words
+// and the lanes' words (in the order of xoshiro.lanes), big-endian.
 func (x *xoshiro) MarshalBinary() ([]byte, error) {
-	b := append(make([]byte, 0, len(xoshiroMagic)+32), xoshiroMagic...)
+	b := append(make([]byte, 0, len(xoshiroMagic)+8*xoshiroWords), xoshiroMagic...)
 	for _, w := range [4]uint64{x.s0, x.s1, x.s2, x.s3} {
+		b = binary.BigEndian.AppendUint64(b, w)
+	}
+	for _, w := range x.lanes {
 		b = binary.BigEndian.AppendUint64(b, w)
 	}
 	return b, nil
@@ -76,18 +122,32 @@ func (x *xoshiro) MarshalBinary() ([]byte, error) {
 
 var errXoshiroEncoding = errors.New("invalid xoshiro256++ encoding")
 
-// UnmarshalBinary decodes MarshalBinary's encoding; the all-zero state,
-// which no seeding produces, is invalid.
+// UnmarshalBinary decodes MarshalBinary's encoding; an all-zero generator,
+// which no seeding produces, is invalid. The older encoding of the scalar
+// generator alone is accepted too: the lanes are then seeded from it (the
+// deviates differ from what the older version drew, as its generator did).
 func (x *xoshiro) UnmarshalBinary(b []byte) error {
-	if len(b) != len(xoshiroMagic)+32 || string(b[:len(xoshiroMagic)]) != xoshiroMagic {
+	var y xoshiro
+	switch {
+	case len(b) == len(xoshiroMagic)+8*xoshiroWords && string(b[:len(xoshiroMagic)]) == xoshiroMagic:
+		b = b[len(xoshiroMagic):]
+		for i := range y.lanes {
+			y.lanes[i] = binary.BigEndian.Uint64(b[32+8*i:])
+		}
+	case len(b) == len(xoshiroMagic1)+32 && string(b[:len(xoshiroMagic1)]) == xoshiroMagic1:
+		b = b[len(xoshiroMagic1):]
+	default:
 		return errXoshiroEncoding
 	}
-	b = b[len(xoshiroMagic):]
-	y := xoshiro{
-		binary.BigEndian.Uint64(b), binary.BigEndian.Uint64(b[8:]),
-		binary.BigEndian.Uint64(b[16:]), binary.BigEndian.Uint64(b[24:]),
+	y.s0, y.s1 = binary.BigEndian.Uint64(b), binary.BigEndian.Uint64(b[8:])
+	y.s2, y.s3 = binary.BigEndian.Uint64(b[16:]), binary.BigEndian.Uint64(b[24:])
+	if y.s0|y.s1|y.s2|y.s3 == 0 {
+		return errXoshiroEncoding
 	}
-	if y == (xoshiro{}) {
+	if len(b) == 32 {
+		y.seedLanes(y.s0 ^ y.s1 ^ y.s2 ^ y.s3)
+	}
+	if !y.lanesValid() {
 		return errXoshiroEncoding
 	}
 	*x = y

@@ -27,3 +27,7 @@ func scale(alpha float64, x []float64) { scaleGeneric(alpha, x) }
 func updateMulVecs(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k int) {
 	updateMulVecsSeparate(y, a, n, alpha, beta, p, v, x, k)
 }
+
+func ziggurat(z []float64, s *[4 * ZigLanes]uint64, ratio, x *[256]float64, rej []uint64) (acc, nrej int) {
+	return zigguratGeneric(z, s, ratio, x, rej)
+}

@@ -1,0 +1,187 @@
+package kernel
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"testing"
+)
+
+// zigReference is an independent model of Ziggurat: it first draws each
+// lane's stream on its own (xoshiro256++ as published), then merges the
+// rounds. It returns what Ziggurat must return and leave in s.
+func zigReference(n int, s *[4 * ZigLanes]uint64, ratio, x *[256]float64, rejCap int) (z []float64, rej []uint64, state [4 * ZigLanes]uint64) {
+	state = *s
+	next := func(l int) uint64 {
+		a, b, c, d := &state[l], &state[ZigLanes+l], &state[2*ZigLanes+l], &state[3*ZigLanes+l]
+		r := bits.RotateLeft64(*a+*d, 23) + *a
+		t := *b << 17
+		*c ^= *a
+		*d ^= *b
+		*b ^= *c
+		*a ^= *d
+		*c ^= t
+		*d = bits.RotateLeft64(*d, 45)
+		return r
+	}
+	for len(z)+len(rej) < n && len(rej)+ZigLanes <= rejCap {
+		live := min(ZigLanes, n-len(z)-len(rej))
+		for l := range ZigLanes {
+			r := next(l)
+			if l >= live {
+				continue
+			}
+			u := 2 + float64(r>>12)*0x1p-51 - 3 // exact: 2 + m·2⁻⁵¹ is the double in [2, 4)
+			if math.Abs(u) < ratio[r%256] {
+				z = append(z, u*x[r%256])
+			} else {
+				rej = append(rej, r)
+			}
+		}
+	}
+	return z, rej, state
+}
+
+func zigTables(r *rand.Rand) (ratio, x *[256]float64) {
+	ratio, x = new([256]float64), new([256]float64)
+	for i := range ratio {
+		ratio[i] = r.Float64() // some layers accept almost always, some rarely
+		x[i] = 4 * r.Float64()
+	}
+	ratio[3], ratio[4] = 0, 1 // never and always (|u| < 1 on [−1, 1))
+	return ratio, x
+}
+
+func TestZiggurat(t *testing.T) {
+	r := rand.New(rand.NewPCG(61, 67))
+	ratio, x := zigTables(r)
+	var lens []int
+	for n := 0; n <= 70; n++ {
+		lens = append(lens, n)
+	}
+	lens = append(lens, 127, 128, 129, 1000, 4099)
+	forEachPath(t, func(t *testing.T) {
+		for i, n := range lens {
+			for _, rejCap := range []int{8, 9, 15, 16, 64} {
+				var s [4 * ZigLanes]uint64
+				for w := range s {
+					s[w] = r.Uint64()
+				}
+				wantZ, wantRej, wantS := zigReference(n, &s, ratio, x, rejCap)
+				gz := newGuarded(i%8, n)
+				rej := make([]uint64, rejCap+3)
+				for k := range rej {
+					rej[k] = 0xdead
+				}
+				acc, nrej := Ziggurat(gz.s, &s, ratio, x, rej[:rejCap])
+				what := fmt.Sprintf("n=%d rejCap=%d", n, rejCap)
+				if acc != len(wantZ) || nrej != len(wantRej) {
+					t.Fatalf("%s: acc, nrej = %d, %d; want %d, %d", what, acc, nrej, len(wantZ), len(wantRej))
+				}
+				for k, w := range wantZ {
+					if math.Float64bits(gz.s[k]) != math.Float64bits(w) {
+						t.Fatalf("%s: z[%d] = %v, want %v", what, k, gz.s[k], w)
+					}
+				}
+				for k := acc; k < n; k++ {
+					if math.Float64bits(gz.s[k]) != guardBits {
+						t.Fatalf("%s: z[%d] = %v written past acc", what, k, gz.s[k])
+					}
+				}
+				if g := gz.guardsIntact(); g != math.MinInt {
+					t.Fatalf("%s: guard cell %d overwritten", what, g)
+				}
+				for k, w := range wantRej {
+					if rej[k] != w {
+						t.Fatalf("%s: rej[%d] = %#x, want %#x", what, k, rej[k], w)
+					}
+				}
+				for k := nrej; k < len(rej); k++ {
+					if rej[k] != 0xdead {
+						t.Fatalf("%s: rej[%d] written past nrej", what, k)
+					}
+				}
+				if s != wantS {
+					t.Fatalf("%s: state %x, want %x", what, s, wantS)
+				}
+			}
+		}
+	})
+}
+
+// TestZigUniform checks the map of a draw to [−1, 1): its ends, and that it
+// is the 52 top bits exactly.
+func TestZigUniform(t *testing.T) {
+	if u := ZigUniform(0); u != -1 {
+		t.Errorf("ZigUniform(0) = %v, want -1", u)
+	}
+	if u := ZigUniform(math.MaxUint64); u != 1-0x1p-51 {
+		t.Errorf("ZigUniform(max) = %v, want 1-2^-51", u)
+	}
+	if u := ZigUniform(1 << 63); u != 0 {
+		t.Errorf("ZigUniform(2^63) = %v, want 0", u)
+	}
+	if u := ZigUniform(0xff); u != -1 {
+		t.Errorf("ZigUniform(0xff) = %v: the layer bits must not move u", u)
+	}
+}
+
+func TestZigguratShortRej(t *testing.T) {
+	defer func() {
+		if r := recover(); r == nil {
+			t.Error("Ziggurat with len(rej) < 8 did not panic")
+		}
+	}()
+	var s [4 * ZigLanes]uint64
+	Ziggurat(make([]float64, 4), &s, new([256]float64), new([256]float64), make([]uint64, 7))
+}
+
+func TestZigguratAllocs(t *testing.T) {
+	var s [4 * ZigLanes]uint64
+	for i := range s {
+		s[i] = uint64(i + 1)
+	}
+	ratio, x := zigTables(rand.New(rand.NewPCG(1, 2)))
+	z, rej := make([]float64, 1000), make([]uint64, 64)
+	forEachPath(t, func(t *testing.T) {
+		if a := testing.AllocsPerRun(20, func() { Ziggurat(z, &s, ratio, x, rej) }); a != 0 {
+			t.Errorf("%v allocations", a)
+		}
+	})
+}
+
+// TestZigguratBoundary sets up lanes whose first draw is chosen (s0 = 0
+// makes it rotl(s3, 23)): |u| equal to ratio[j] must be rejected, the next
+// smaller |u| accepted.
+func TestZigguratBoundary(t *testing.T) {
+	const j = 5
+	m := uint64(3) << 50 // u = 2 + m·2⁻⁵¹ − 3 = 0.5
+	ratio, x := new([256]float64), new([256]float64)
+	ratio[j], x[j] = 0.5, 2
+	forEachPath(t, func(t *testing.T) {
+		var s [4 * ZigLanes]uint64
+		for l := range ZigLanes {
+			mm := m
+			if l%2 == 1 {
+				mm-- // u = 0.5 − 2⁻⁵¹: accepted
+			}
+			s[3*ZigLanes+l] = bits.RotateLeft64(mm<<12|j, -23)
+		}
+		z, rej := make([]float64, ZigLanes), make([]uint64, ZigLanes)
+		acc, nrej := Ziggurat(z, &s, ratio, x, rej)
+		if acc != 4 || nrej != 4 {
+			t.Fatalf("acc, nrej = %d, %d; want 4, 4", acc, nrej)
+		}
+		for k := range acc {
+			if want := (0.5 - 0x1p-51) * 2; z[k] != want {
+				t.Errorf("z[%d] = %v, want %v", k, z[k], want)
+			}
+		}
+		for k := range nrej {
+			if rej[k] != m<<12|j {
+				t.Errorf("rej[%d] = %#x, want %#x", k, rej[k], m<<12|j)
+			}
+		}
+	})
+}
