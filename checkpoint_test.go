@@ -328,7 +328,7 @@ func TestUnmarshalBadFeatures(t *testing.T) {
 	// A lower bound above the mean it restarts from.
 	b := bytes.Clone(good)
 	n := 3
-	const generator = len("xoshiro256++x9:") + 8*36 // the magic, 4 scalar words and 8 lanes of 4
+	const generator = len("xoshiro256++x9:") + 8*36  // the magic, 4 scalar words and 8 lanes of 4
 	lowerOff := len(b) - 4 - generator - 4 - 8*(2*n) // Lower, Upper, the generator, the CRC (not asked)
 	binary.LittleEndian.PutUint64(b[lowerOff:], math.Float64bits(5))
 	binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.ChecksumIEEE(b[:len(b)-4]))
