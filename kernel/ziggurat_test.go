@@ -185,3 +185,48 @@ func TestZigguratBoundary(t *testing.T) {
 		}
 	})
 }
+
+// FuzzZiggurat checks that the path in use and the generic one give the same
+// deviates, rejected draws and state, for any state, tables and length.
+func FuzzZiggurat(f *testing.F) {
+	f.Add(uint16(1), uint8(8), uint64(1), uint64(2), 0.5, 1.0)
+	f.Add(uint16(17), uint8(9), uint64(0), uint64(0), 0.99, 3.6)
+	f.Add(uint16(1000), uint8(64), uint64(7), uint64(9), 0.0, 1e-300)
+	f.Add(uint16(63), uint8(16), uint64(3), uint64(5), 1.0, math.Inf(1))
+	f.Add(uint16(5), uint8(8), uint64(3), uint64(5), math.NaN(), -2.0)
+	f.Fuzz(func(t *testing.T, nIn uint16, rejIn uint8, seed1, seed2 uint64, ratioScale, xScale float64) {
+		n, rejCap := int(nIn%4096), 8+int(rejIn%120)
+		r := rand.New(rand.NewPCG(seed1, seed2))
+		var s [4 * ZigLanes]uint64
+		for i := range s {
+			s[i] = r.Uint64()
+		}
+		ratio, x := new([256]float64), new([256]float64)
+		for i := range ratio {
+			ratio[i], x[i] = ratioScale*r.Float64(), xScale*r.Float64()
+		}
+		s2 := s
+		z, rej := make([]float64, n), make([]uint64, rejCap)
+		acc, nrej := Ziggurat(z, &s, ratio, x, rej)
+		var gz []float64
+		var grej []uint64
+		var gacc, gnrej int
+		onGeneric(func() {
+			gz, grej = make([]float64, n), make([]uint64, rejCap)
+			gacc, gnrej = Ziggurat(gz, &s2, ratio, x, grej)
+		})
+		if acc != gacc || nrej != gnrej || s != s2 {
+			t.Fatalf("acc, nrej = %d, %d; generic %d, %d (states equal: %v)", acc, nrej, gacc, gnrej, s == s2)
+		}
+		for i := range acc {
+			if math.Float64bits(z[i]) != math.Float64bits(gz[i]) {
+				t.Fatalf("z[%d] = %v, generic %v", i, z[i], gz[i])
+			}
+		}
+		for i := range nrej {
+			if rej[i] != grej[i] {
+				t.Fatalf("rej[%d] = %#x, generic %#x", i, rej[i], grej[i])
+			}
+		}
+	})
+}
