@@ -180,9 +180,10 @@ func scaleAddOuterAVX2(a []float64, n, rows int, alpha, beta float64, p, v []flo
 //	a[i*n+j] = s
 //
 // It needs assembly for the fma chains: per row it rounds the k coefficients
-// β[t]·p[t*n+i] once into its frame, then runs 16 columns at a time through
-// all k terms in registers, so A is read and written once while the k×cols
-// panel of q stays in cache across the rows. len(a) ≥ (rows−1)·n+cols,
+// β[t]·p[t*n+i] once into its frame, then runs 64 columns at a time (eight
+// independent chains; then 16, 8 and a masked tail) through all k terms in
+// registers, so A is read and written once while the k×cols panel of q stays
+// in cache across the rows. len(a) ≥ (rows−1)·n+cols,
 // len(beta) ≥ k, len(p) ≥ (k−1)·n+rows, len(q) ≥ (k−1)·n+cols;
 // rows, cols ≥ 1, 1 ≤ k ≤ rankKChunk.
 //

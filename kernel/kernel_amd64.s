@@ -1031,7 +1031,64 @@ rk512_rows:
 	ROW_COEFS(rk512_coefs)
 	MOVQ q_base+104(FP), SI // SI = &q[0][0]
 	MOVQ R10, BX
-	SHRQ $4, BX // BX = blocks of 16 columns
+	SHRQ $6, BX // BX = blocks of 64 columns
+	JZ   rk512_sixteen
+
+	// s = α·a[i*n+j : +64]; for t < k: s = fma(c_t, q_t[j : +64], s): eight
+	// independent chains keep both FMA units busy.
+rk512_cols64:
+	// The same columns 4 rows down: the panel visits each row of A for
+	// only cols elements, too short a run for the hardware prefetchers.
+	PREFETCHT0 (DI)(R8*4)
+	PREFETCHT0 64(DI)(R8*4)
+	PREFETCHT0 128(DI)(R8*4)
+	PREFETCHT0 192(DI)(R8*4)
+	PREFETCHT0 256(DI)(R8*4)
+	PREFETCHT0 320(DI)(R8*4)
+	PREFETCHT0 384(DI)(R8*4)
+	PREFETCHT0 448(DI)(R8*4)
+	VMULPD (DI), Z30, Z0
+	VMULPD 64(DI), Z30, Z1
+	VMULPD 128(DI), Z30, Z2
+	VMULPD 192(DI), Z30, Z3
+	VMULPD 256(DI), Z30, Z4
+	VMULPD 320(DI), Z30, Z5
+	VMULPD 384(DI), Z30, Z6
+	VMULPD 448(DI), Z30, Z7
+	MOVQ   SI, R9
+	MOVQ   R13, AX
+	NEGQ   AX // AX = −k: t = 0
+
+rk512_terms64:
+	VBROADCASTSD (R11)(AX*8), Z31
+	VFMADD231PD  (R9), Z31, Z0
+	VFMADD231PD  64(R9), Z31, Z1
+	VFMADD231PD  128(R9), Z31, Z2
+	VFMADD231PD  192(R9), Z31, Z3
+	VFMADD231PD  256(R9), Z31, Z4
+	VFMADD231PD  320(R9), Z31, Z5
+	VFMADD231PD  384(R9), Z31, Z6
+	VFMADD231PD  448(R9), Z31, Z7
+	ADDQ         R8, R9
+	INCQ         AX
+	JNZ          rk512_terms64
+	VMOVUPD      Z0, (DI)
+	VMOVUPD      Z1, 64(DI)
+	VMOVUPD      Z2, 128(DI)
+	VMOVUPD      Z3, 192(DI)
+	VMOVUPD      Z4, 256(DI)
+	VMOVUPD      Z5, 320(DI)
+	VMOVUPD      Z6, 384(DI)
+	VMOVUPD      Z7, 448(DI)
+	ADDQ         $512, SI
+	ADDQ         $512, DI
+	DECQ         BX
+	JNZ          rk512_cols64
+
+rk512_sixteen:
+	MOVQ R10, BX
+	ANDQ $63, BX
+	SHRQ $4, BX // BX = the remaining blocks of 16 columns
 	JZ   rk512_eight
 
 	// s = α·a[i*n+j : +16]; for t < k: s = fma(c_t, q_t[j : +16], s)

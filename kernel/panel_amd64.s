@@ -12,7 +12,8 @@
 // register: per column c one A element per row is broadcast and multiplied by
 // the packed row xt[c] (8 vectors a load). A column step is 8 broadcasts and
 // J loads for 8·J FMAs, and no horizontal sums are needed: the tile's sums
-// are added to y once per panel, transposed through a buffer in the frame.
+// are added to y once per panel, transposed in registers 8×8 at a time so
+// that each vector's 8 rows are one load, add and store.
 // The vectors run in blocks of J = 3, 2 or 1 registers (24, 16 or 8 lanes),
 // so that the 8×kc block of A stays in L1 across the blocks of one tile.
 //
@@ -24,7 +25,7 @@
 //   R12 the packed row xt[c] of the current block; AX its stride 8·kp
 //   CX  column steps left
 //   DX  &y[j0*n + i0]: the block's first output
-// Z29 holds α for the update; Z24-Z28, Z30, Z31 are scratch (X30 holds β
+// Z29 holds α during the update; Z24-Z31 are scratch (X30 holds β
 // during the update).
 
 // The 8 rows of the tile at column offset d from base.
@@ -149,9 +150,9 @@
 #define COLUMNS(step, prefetch, next, loop8, rest, restloop, done) \
 	MOVQ SI, R11           \
 	next                   \
-	MOVQ xtb-1560(SP), R12 \
-	MOVQ stride-1608(SP), AX \
-	MOVQ kc8-1616(SP), CX  \
+	MOVQ xtb-24(SP), R12 \
+	MOVQ stride-72(SP), AX \
+	MOVQ kc8-80(SP), CX  \
 	TESTQ CX, CX           \
 	JZ   rest              \
 loop8:                     \
@@ -169,7 +170,7 @@ loop8:                     \
 	DECQ CX                \
 	JNZ  loop8             \
 rest:                      \
-	MOVQ kcrest-1624(SP), CX \
+	MOVQ kcrest-88(SP), CX \
 	TESTQ CX, CX           \
 	JZ   done              \
 restloop:                  \
@@ -199,6 +200,121 @@ done:
 	VMULSD       off(AX), X30, xs \
 	VBROADCASTSD xs, zs
 
+// TRANSPOSE8 transposes the 8×8 block held in r0-r7 (row r in register rr)
+// into Z24-Z31: Z(24+l) = column l, the 8 rows' sums for one vector. Three
+// rounds of 8 shuffles (pairs of doubles, then 128-bit lanes); r0-r7 are
+// scratch.
+#define TRANSPOSE8(r0, r1, r2, r3, r4, r5, r6, r7) \
+	VUNPCKLPD  r1, r0, Z24       \
+	VUNPCKHPD  r1, r0, Z25       \
+	VUNPCKLPD  r3, r2, Z26       \
+	VUNPCKHPD  r3, r2, Z27       \
+	VUNPCKLPD  r5, r4, Z28       \
+	VUNPCKHPD  r5, r4, Z29       \
+	VUNPCKLPD  r7, r6, Z30       \
+	VUNPCKHPD  r7, r6, Z31       \
+	VSHUFF64X2 $0x88, Z26, Z24, r0 \
+	VSHUFF64X2 $0xdd, Z26, Z24, r1 \
+	VSHUFF64X2 $0x88, Z27, Z25, r2 \
+	VSHUFF64X2 $0xdd, Z27, Z25, r3 \
+	VSHUFF64X2 $0x88, Z30, Z28, r4 \
+	VSHUFF64X2 $0xdd, Z30, Z28, r5 \
+	VSHUFF64X2 $0x88, Z31, Z29, r6 \
+	VSHUFF64X2 $0xdd, Z31, Z29, r7 \
+	VSHUFF64X2 $0x88, r4, r0, Z24  \
+	VSHUFF64X2 $0xdd, r4, r0, Z28  \
+	VSHUFF64X2 $0x88, r5, r1, Z26  \
+	VSHUFF64X2 $0xdd, r5, r1, Z30  \
+	VSHUFF64X2 $0x88, r6, r2, Z25  \
+	VSHUFF64X2 $0xdd, r6, r2, Z29  \
+	VSHUFF64X2 $0x88, r7, r3, Z27  \
+	VSHUFF64X2 $0xdd, r7, r3, Z31
+
+// TRANSPOSE6 is TRANSPOSE8 for 6 rows: lanes 0-5 of Z(24+l) hold column l,
+// lanes 6 and 7 are garbage (the caller masks them off).
+#define TRANSPOSE6(r0, r1, r2, r3, r4, r5) \
+	VUNPCKLPD  r1, r0, Z24       \
+	VUNPCKHPD  r1, r0, Z25       \
+	VUNPCKLPD  r3, r2, Z26       \
+	VUNPCKHPD  r3, r2, Z27       \
+	VUNPCKLPD  r5, r4, Z28       \
+	VUNPCKHPD  r5, r4, Z29       \
+	VSHUFF64X2 $0x88, Z26, Z24, r0 \
+	VSHUFF64X2 $0xdd, Z26, Z24, r1 \
+	VSHUFF64X2 $0x88, Z27, Z25, r2 \
+	VSHUFF64X2 $0xdd, Z27, Z25, r3 \
+	VSHUFF64X2 $0x88, Z28, Z28, r4 \
+	VSHUFF64X2 $0xdd, Z28, Z28, r5 \
+	VSHUFF64X2 $0x88, Z29, Z29, Z30 \
+	VSHUFF64X2 $0xdd, Z29, Z29, Z31 \
+	VSHUFF64X2 $0x88, Z30, r2, Z25  \
+	VSHUFF64X2 $0xdd, Z30, r2, Z29  \
+	VSHUFF64X2 $0x88, Z31, r3, Z27  \
+	VSHUFF64X2 $0xdd, Z31, r3, Z31  \
+	VSHUFF64X2 $0x88, r4, r0, Z24   \
+	VSHUFF64X2 $0xdd, r4, r0, Z28   \
+	VSHUFF64X2 $0x88, r5, r1, Z26   \
+	VSHUFF64X2 $0xdd, r5, r1, Z30
+
+// COUNT8 sets CX to the vectors of the next group of 8 lanes, min(8, kleft),
+// and takes them off kleft.
+#define COUNT8 \
+	MOVQ    kleft-32(SP), CX \
+	MOVQ    $8, BX           \
+	CMPQ    CX, BX           \
+	CMOVQGT BX, CX           \
+	SUBQ    $8, kleft-32(SP)
+
+// ADD_COL adds column z (8 rows' sums for one vector) to y at DX and moves
+// DX to the next vector; after the group's CX vectors it jumps to done.
+#define ADD_COL(z, done) \
+	VADDPD  (DX), z, z \
+	VMOVUPD z, (DX)    \
+	ADDQ    R8, DX     \
+	DECQ    CX         \
+	JZ      done
+
+#define ADD_COLS8(done) \
+	ADD_COL(Z24, done) \
+	ADD_COL(Z25, done) \
+	ADD_COL(Z26, done) \
+	ADD_COL(Z27, done) \
+	ADD_COL(Z28, done) \
+	ADD_COL(Z29, done) \
+	ADD_COL(Z30, done) \
+	ADD_COL(Z31, done)
+
+// ADD_COL6 is ADD_COL for the 6 rows of lanes 0-5 (mask K2).
+#define ADD_COL6(z, done) \
+	VADDPD  (DX), z, K2, z \
+	VMOVUPD z, K2, (DX)    \
+	ADDQ    R8, DX         \
+	DECQ    CX             \
+	JZ      done
+
+#define ADD_COLS6(done) \
+	ADD_COL6(Z24, done) \
+	ADD_COL6(Z25, done) \
+	ADD_COL6(Z26, done) \
+	ADD_COL6(Z27, done) \
+	ADD_COL6(Z28, done) \
+	ADD_COL6(Z29, done) \
+	ADD_COL6(Z30, done) \
+	ADD_COL6(Z31, done)
+
+// GROUP8 adds one group of 8 lanes (rows in r0-r7) to y.
+#define GROUP8(r0, r1, r2, r3, r4, r5, r6, r7, done) \
+	COUNT8                                   \
+	TRANSPOSE8(r0, r1, r2, r3, r4, r5, r6, r7) \
+	ADD_COLS8(done)                          \
+done:
+
+#define GROUP6(r0, r1, r2, r3, r4, r5, done) \
+	COUNT8                           \
+	TRANSPOSE6(r0, r1, r2, r3, r4, r5) \
+	ADD_COLS6(done)                  \
+done:
+
 #define ZERO8(a, b, c, d, e, f, g, h) \
 	VPXORQ a, a, a \
 	VPXORQ b, b, b \
@@ -219,11 +335,10 @@ done:
 //	    g1 of 1), starting at vector j0, for r < 8, j0 ≤ j < min(j0+8J, k):
 //	        y[j*n + i0+r] += Σ_{c<kc} a[(i0+r)*n + c]·xt[c*kp + j]
 //
-// The frame holds the tile's sums (8 rows × 24 lanes, row stride 192 bytes)
-// on their way to y, and locals; the column macros read the arguments they
-// need from locals (go vet's asmdecl checks FP references in a macro against
+// The frame holds locals; the column macros read the arguments they need
+// from locals (go vet's asmdecl checks FP references in a macro against
 // the function above its #define).
-TEXT ·panel8AVX512(SB), $1624-208
+TEXT ·panel8AVX512(SB), $88-208
 	MOVQ n+72(FP), R8
 	SHLQ $3, R8            // R8 = NBYTES
 	LEAQ (R8)(R8*2), R9    // R9 = 3·NBYTES
@@ -231,21 +346,20 @@ TEXT ·panel8AVX512(SB), $1624-208
 	LEAQ (R9)(R8*4), R13   // R13 = 7·NBYTES
 	MOVQ a_base+24(FP), SI
 	MOVQ y_base+0(FP), AX
-	MOVQ AX, ytile-1544(SP)
+	MOVQ AX, ytile-8(SP)
 	MOVQ p_base+152(FP), AX
-	MOVQ AX, ptile-1552(SP)
+	MOVQ AX, ptile-16(SP)
 	MOVQ tiles+80(FP), AX
-	MOVQ AX, tilesleft-1576(SP)
-	VBROADCASTSD alpha+136(FP), Z29
+	MOVQ AX, tilesleft-40(SP)
 	MOVQ kp+96(FP), AX
 	SHLQ $3, AX
-	MOVQ AX, stride-1608(SP)
+	MOVQ AX, stride-72(SP)
 	MOVQ kc+88(FP), CX
 	SHRQ $3, CX
-	MOVQ CX, kc8-1616(SP)
+	MOVQ CX, kc8-80(SP)
 	MOVQ kc+88(FP), CX
 	ANDQ $7, CX
-	MOVQ CX, kcrest-1624(SP)
+	MOVQ CX, kcrest-88(SP)
 	JZ   tile
 	MOVQ $1, AX            // K1 = the last kc mod 8 columns
 	SHLQ CX, AX
@@ -256,9 +370,11 @@ tile:
 	CMPQ update+200(FP), $0
 	JEQ  blocks
 
-	// The rank-one update of this tile's 8×kc block: Z0-Z7 = β·p[i0+r].
+	// The rank-one update of this tile's 8×kc block: Z0-Z7 = β·p[i0+r],
+	// Z29 = α (the sums of the previous tile used it as scratch).
+	VBROADCASTSD alpha+136(FP), Z29
 	VMOVSD beta+144(FP), X30   // β (the column steps use Z30)
-	MOVQ   ptile-1552(SP), AX
+	MOVQ   ptile-16(SP), AX
 	SCALED_P(0, Z0, X0)
 	SCALED_P(8, Z1, X1)
 	SCALED_P(16, Z2, X2)
@@ -267,7 +383,7 @@ tile:
 	SCALED_P(40, Z5, X5)
 	SCALED_P(48, Z6, X6)
 	SCALED_P(56, Z7, X7)
-	ADDQ $64, ptile-1552(SP)
+	ADDQ $64, ptile-16(SP)
 	MOVQ SI, R11
 	MOVQ v_base+176(FP), R12
 	MOVQ kc+88(FP), CX
@@ -303,144 +419,61 @@ update_tail:
 
 blocks:
 	MOVQ g3+112(FP), AX
-	MOVQ AX, left3-1584(SP)
+	MOVQ AX, left3-48(SP)
 	MOVQ g2+120(FP), AX
-	MOVQ AX, left2-1592(SP)
+	MOVQ AX, left2-56(SP)
 	MOVQ g1+128(FP), AX
-	MOVQ AX, left1-1600(SP)
+	MOVQ AX, left1-64(SP)
 	MOVQ xt_base+48(FP), AX
-	MOVQ AX, xtb-1560(SP)
+	MOVQ AX, xtb-24(SP)
 	MOVQ k+104(FP), AX
-	MOVQ AX, kleft-1568(SP)
-	MOVQ ytile-1544(SP), DX
+	MOVQ AX, kleft-32(SP)
+	MOVQ ytile-8(SP), DX
 
 block:
-	CMPQ left3-1584(SP), $0
+	CMPQ left3-48(SP), $0
 	JNE  block3
-	CMPQ left2-1592(SP), $0
+	CMPQ left2-56(SP), $0
 	JNE  block2
-	CMPQ left1-1600(SP), $0
+	CMPQ left1-64(SP), $0
 	JNE  block1
 	JMP  tile_next
 
 block3:
-	DECQ left3-1584(SP)
+	DECQ left3-48(SP)
 	ZERO8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
 	ZERO8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
 	ZERO8(Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23)
 	COLUMNS(STEP3, PREFETCH8, NEXT8, cols3_loop, cols3_rest, cols3_restloop, cols3_done)
-	VMOVUPD Z0, buf-1536(SP)
-	VMOVUPD Z1, buf-1472(SP)
-	VMOVUPD Z2, buf-1408(SP)
-	VMOVUPD Z3, buf-1344(SP)
-	VMOVUPD Z4, buf-1280(SP)
-	VMOVUPD Z5, buf-1216(SP)
-	VMOVUPD Z6, buf-1152(SP)
-	VMOVUPD Z7, buf-1088(SP)
-	VMOVUPD Z8, buf-1024(SP)
-	VMOVUPD Z9, buf-960(SP)
-	VMOVUPD Z10, buf-896(SP)
-	VMOVUPD Z11, buf-832(SP)
-	VMOVUPD Z12, buf-768(SP)
-	VMOVUPD Z13, buf-704(SP)
-	VMOVUPD Z14, buf-640(SP)
-	VMOVUPD Z15, buf-576(SP)
-	VMOVUPD Z16, buf-512(SP)
-	VMOVUPD Z17, buf-448(SP)
-	VMOVUPD Z18, buf-384(SP)
-	VMOVUPD Z19, buf-320(SP)
-	VMOVUPD Z20, buf-256(SP)
-	VMOVUPD Z21, buf-192(SP)
-	VMOVUPD Z22, buf-128(SP)
-	VMOVUPD Z23, buf-64(SP)
-	MOVQ    $24, BX
-	JMP     sums
+	ADDQ $192, xtb-24(SP)
+	GROUP8(Z0, Z3, Z6, Z9, Z12, Z15, Z18, Z21, sums3_g0)
+	GROUP8(Z1, Z4, Z7, Z10, Z13, Z16, Z19, Z22, sums3_g1)
+	GROUP8(Z2, Z5, Z8, Z11, Z14, Z17, Z20, Z23, sums3_g2)
+	JMP  block
 
 block2:
-	DECQ left2-1592(SP)
+	DECQ left2-56(SP)
 	ZERO8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
 	ZERO8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
 	COLUMNS(STEP2, PREFETCH8, NEXT8, cols2_loop, cols2_rest, cols2_restloop, cols2_done)
-	VMOVUPD Z0, buf-1536(SP)
-	VMOVUPD Z1, buf-1472(SP)
-	VMOVUPD Z2, buf-1344(SP)
-	VMOVUPD Z3, buf-1280(SP)
-	VMOVUPD Z4, buf-1152(SP)
-	VMOVUPD Z5, buf-1088(SP)
-	VMOVUPD Z6, buf-960(SP)
-	VMOVUPD Z7, buf-896(SP)
-	VMOVUPD Z8, buf-768(SP)
-	VMOVUPD Z9, buf-704(SP)
-	VMOVUPD Z10, buf-576(SP)
-	VMOVUPD Z11, buf-512(SP)
-	VMOVUPD Z12, buf-384(SP)
-	VMOVUPD Z13, buf-320(SP)
-	VMOVUPD Z14, buf-192(SP)
-	VMOVUPD Z15, buf-128(SP)
-	MOVQ    $16, BX
-	JMP     sums
+	ADDQ $128, xtb-24(SP)
+	GROUP8(Z0, Z2, Z4, Z6, Z8, Z10, Z12, Z14, sums2_g0)
+	GROUP8(Z1, Z3, Z5, Z7, Z9, Z11, Z13, Z15, sums2_g1)
+	JMP  block
 
 block1:
-	DECQ left1-1600(SP)
+	DECQ left1-64(SP)
 	ZERO8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
 	COLUMNS(STEP1, PREFETCH8, NEXT8, cols1_loop, cols1_rest, cols1_restloop, cols1_done)
-	VMOVUPD Z0, buf-1536(SP)
-	VMOVUPD Z1, buf-1344(SP)
-	VMOVUPD Z2, buf-1152(SP)
-	VMOVUPD Z3, buf-960(SP)
-	VMOVUPD Z4, buf-768(SP)
-	VMOVUPD Z5, buf-576(SP)
-	VMOVUPD Z6, buf-384(SP)
-	VMOVUPD Z7, buf-192(SP)
-	MOVQ    $8, BX
-
-sums:
-	// BX = the block's lanes. Add its min(BX, kleft) vectors to y:
-	// y[j*n + i0 + r] += buf[r*24 + j−j0]; DX walks j, AX the buffer.
-	MOVQ kleft-1568(SP), CX
-	SUBQ BX, kleft-1568(SP)
-	CMPQ CX, BX
-	CMOVQGT BX, CX
-	SHLQ $3, BX
-	ADDQ BX, xtb-1560(SP)
-	LEAQ buf-1536(SP), AX
-
-sums_loop:
-	VMOVSD (DX), X0
-	VADDSD (AX), X0, X0
-	VMOVSD X0, (DX)
-	VMOVSD 8(DX), X1
-	VADDSD 192(AX), X1, X1
-	VMOVSD X1, 8(DX)
-	VMOVSD 16(DX), X2
-	VADDSD 384(AX), X2, X2
-	VMOVSD X2, 16(DX)
-	VMOVSD 24(DX), X3
-	VADDSD 576(AX), X3, X3
-	VMOVSD X3, 24(DX)
-	VMOVSD 32(DX), X4
-	VADDSD 768(AX), X4, X4
-	VMOVSD X4, 32(DX)
-	VMOVSD 40(DX), X5
-	VADDSD 960(AX), X5, X5
-	VMOVSD X5, 40(DX)
-	VMOVSD 48(DX), X6
-	VADDSD 1152(AX), X6, X6
-	VMOVSD X6, 48(DX)
-	VMOVSD 56(DX), X7
-	VADDSD 1344(AX), X7, X7
-	VMOVSD X7, 56(DX)
-	ADDQ $8, AX
-	ADDQ R8, DX
-	DECQ CX
-	JNZ  sums_loop
+	ADDQ $64, xtb-24(SP)
+	GROUP8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7, sums1_g0)
 	JMP  block
 
 tile_next:
 	// next tile: A 8 rows down, y 8 elements on
 	LEAQ (SI)(R8*8), SI
-	ADDQ $64, ytile-1544(SP)
-	DECQ tilesleft-1576(SP)
+	ADDQ $64, ytile-8(SP)
+	DECQ tilesleft-40(SP)
 	JNZ  tile
 	VZEROUPPER
 	RET
@@ -508,30 +541,31 @@ pack_gather:
 // panel8AVX512 for tiles of 6 rows and g4 blocks of 4 registers (32 lanes;
 // kp = 32·g4): per column 6 broadcasts and 4 loads for 24 FMAs, for the k
 // from 25 to 32 (λ for 1097 ≤ n ≤ 11000) that would leave 8 rows × 3+1
-// registers with a weak block of 1. The frame holds 6 rows × 32 lanes (row
-// stride 256 bytes) of sums.
-TEXT ·panel6AVX512(SB), $1624-192
+// registers with a weak block of 1. The sums go to y through masked (K2)
+// loads and stores of 6 lanes.
+TEXT ·panel6AVX512(SB), $88-192
 	MOVQ n+72(FP), R8
 	SHLQ $3, R8            // R8 = NBYTES
 	LEAQ (R8)(R8*2), R9    // R9 = 3·NBYTES
 	LEAQ (R8)(R8*4), R10   // R10 = 5·NBYTES
 	MOVQ a_base+24(FP), SI
 	MOVQ y_base+0(FP), AX
-	MOVQ AX, ytile-1544(SP)
+	MOVQ AX, ytile-8(SP)
 	MOVQ p_base+136(FP), AX
-	MOVQ AX, ptile-1552(SP)
+	MOVQ AX, ptile-16(SP)
 	MOVQ tiles+80(FP), AX
-	MOVQ AX, tilesleft-1576(SP)
-	VBROADCASTSD alpha+120(FP), Z29
+	MOVQ AX, tilesleft-40(SP)
+	MOVQ $0x3f, AX          // K2 = the 6 rows of a tile's sums
+	KMOVW AX, K2
 	MOVQ kp+96(FP), AX
 	SHLQ $3, AX
-	MOVQ AX, stride-1608(SP)
+	MOVQ AX, stride-72(SP)
 	MOVQ kc+88(FP), CX
 	SHRQ $3, CX
-	MOVQ CX, kc8-1616(SP)
+	MOVQ CX, kc8-80(SP)
 	MOVQ kc+88(FP), CX
 	ANDQ $7, CX
-	MOVQ CX, kcrest-1624(SP)
+	MOVQ CX, kcrest-88(SP)
 	JZ   tile6
 	MOVQ $1, AX            // K1 = the last kc mod 8 columns
 	SHLQ CX, AX
@@ -543,15 +577,16 @@ tile6:
 	JEQ  blocks6
 
 	// The rank-one update of this tile's 6×kc block: Z0-Z5 = β·p[i0+r].
+	VBROADCASTSD alpha+120(FP), Z29
 	VMOVSD beta+128(FP), X30
-	MOVQ   ptile-1552(SP), AX
+	MOVQ   ptile-16(SP), AX
 	SCALED_P(0, Z0, X0)
 	SCALED_P(8, Z1, X1)
 	SCALED_P(16, Z2, X2)
 	SCALED_P(24, Z3, X3)
 	SCALED_P(32, Z4, X4)
 	SCALED_P(40, Z5, X5)
-	ADDQ $48, ptile-1552(SP)
+	ADDQ $48, ptile-16(SP)
 	MOVQ SI, R11
 	MOVQ v_base+160(FP), R12
 	MOVQ kc+88(FP), CX
@@ -583,86 +618,33 @@ update6_tail:
 
 blocks6:
 	MOVQ g4+112(FP), AX
-	MOVQ AX, left4-1584(SP)
+	MOVQ AX, left4-48(SP)
 	MOVQ xt_base+48(FP), AX
-	MOVQ AX, xtb-1560(SP)
+	MOVQ AX, xtb-24(SP)
 	MOVQ k+104(FP), AX
-	MOVQ AX, kleft-1568(SP)
-	MOVQ ytile-1544(SP), DX
+	MOVQ AX, kleft-32(SP)
+	MOVQ ytile-8(SP), DX
 
 block6:
-	CMPQ left4-1584(SP), $0
+	CMPQ left4-48(SP), $0
 	JEQ  tile6_next
-	DECQ left4-1584(SP)
+	DECQ left4-48(SP)
 	ZERO8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
 	ZERO8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
 	ZERO8(Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23)
 	COLUMNS(STEP4, PREFETCH6, NEXT6, cols4_loop, cols4_rest, cols4_restloop, cols4_done)
-	VMOVUPD Z0, buf-1536(SP)
-	VMOVUPD Z1, buf-1472(SP)
-	VMOVUPD Z2, buf-1408(SP)
-	VMOVUPD Z3, buf-1344(SP)
-	VMOVUPD Z4, buf-1280(SP)
-	VMOVUPD Z5, buf-1216(SP)
-	VMOVUPD Z6, buf-1152(SP)
-	VMOVUPD Z7, buf-1088(SP)
-	VMOVUPD Z8, buf-1024(SP)
-	VMOVUPD Z9, buf-960(SP)
-	VMOVUPD Z10, buf-896(SP)
-	VMOVUPD Z11, buf-832(SP)
-	VMOVUPD Z12, buf-768(SP)
-	VMOVUPD Z13, buf-704(SP)
-	VMOVUPD Z14, buf-640(SP)
-	VMOVUPD Z15, buf-576(SP)
-	VMOVUPD Z16, buf-512(SP)
-	VMOVUPD Z17, buf-448(SP)
-	VMOVUPD Z18, buf-384(SP)
-	VMOVUPD Z19, buf-320(SP)
-	VMOVUPD Z20, buf-256(SP)
-	VMOVUPD Z21, buf-192(SP)
-	VMOVUPD Z22, buf-128(SP)
-	VMOVUPD Z23, buf-64(SP)
-
-	// Add the block's min(32, kleft) vectors to y:
-	// y[j*n + i0 + r] += buf[r*32 + j−j0]; DX walks j, AX the buffer.
-	MOVQ    kleft-1568(SP), CX
-	SUBQ    $32, kleft-1568(SP)
-	MOVQ    $32, BX
-	CMPQ    CX, BX
-	CMOVQGT BX, CX
-	ADDQ    $256, xtb-1560(SP)
-	LEAQ    buf-1536(SP), AX
-
-sums6_loop:
-	VMOVSD (DX), X0
-	VADDSD (AX), X0, X0
-	VMOVSD X0, (DX)
-	VMOVSD 8(DX), X1
-	VADDSD 256(AX), X1, X1
-	VMOVSD X1, 8(DX)
-	VMOVSD 16(DX), X2
-	VADDSD 512(AX), X2, X2
-	VMOVSD X2, 16(DX)
-	VMOVSD 24(DX), X3
-	VADDSD 768(AX), X3, X3
-	VMOVSD X3, 24(DX)
-	VMOVSD 32(DX), X4
-	VADDSD 1024(AX), X4, X4
-	VMOVSD X4, 32(DX)
-	VMOVSD 40(DX), X5
-	VADDSD 1280(AX), X5, X5
-	VMOVSD X5, 40(DX)
-	ADDQ $8, AX
-	ADDQ R8, DX
-	DECQ CX
-	JNZ  sums6_loop
+	ADDQ $256, xtb-24(SP)
+	GROUP6(Z0, Z4, Z8, Z12, Z16, Z20, sums6_g0)
+	GROUP6(Z1, Z5, Z9, Z13, Z17, Z21, sums6_g1)
+	GROUP6(Z2, Z6, Z10, Z14, Z18, Z22, sums6_g2)
+	GROUP6(Z3, Z7, Z11, Z15, Z19, Z23, sums6_g3)
 	JMP  block6
 
 tile6_next:
 	// next tile: A 6 rows down, y 6 elements on
 	LEAQ (SI)(R9*2), SI
-	ADDQ $48, ytile-1544(SP)
-	DECQ tilesleft-1576(SP)
+	ADDQ $48, ytile-8(SP)
+	DECQ tilesleft-40(SP)
 	JNZ  tile6
 	VZEROUPPER
 	RET
