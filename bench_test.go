@@ -49,6 +49,40 @@ func BenchmarkGeneration(b *testing.B) {
 	}
 }
 
+// BenchmarkGenerationRankMu is BenchmarkGeneration for MMA with the rank-μ
+// update (Config.RankMu): every Tell applies μ+1 terms to A in one pass
+// (kernel.ScaleAddRankK) besides the sampling's read of A.
+func BenchmarkGenerationRankMu(b *testing.B) {
+	for _, n := range []int{64, 256, 1024, 4096} {
+		b.Run(fmt.Sprintf("update=mma/n=%d", n), func(b *testing.B) {
+			cfg := mmaes.DefaultConfig(n)
+			cfg.RankMu = true
+			cfg.TolFun, cfg.TolX, cfg.MaxGenerations, cfg.MaxCondition = 0, 0, 0, 0
+			o, err := mmaes.New(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			fit := make([]float64, o.Lambda())
+			b.ReportAllocs()
+			gens := 0
+			for b.Loop() {
+				xs := o.Ask()
+				if xs == nil {
+					b.Fatalf("stopped: %v", o.Reason())
+				}
+				for i, x := range xs {
+					fit[i] = sphere(x)
+				}
+				if err := o.Tell(fit); err != nil {
+					b.Fatal(err)
+				}
+				gens++
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(gens), "ns/generation")
+		})
+	}
+}
+
 func lower(u mmaes.Update) string {
 	switch u {
 	case mmaes.MMA:
