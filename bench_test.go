@@ -8,11 +8,56 @@ import (
 	"github.com/mmaes-go/mmaes/kernel"
 )
 
+// renewEvery is the number of generations after which the generation
+// benchmarks start a fresh optimizer (untimed): with every stop off, a long
+// run drifts (the sphere converges, random selection makes σ and A random
+// walks) until the state is subnormal or huge, and then the benchmark would
+// time the slow arithmetic of degenerate numbers instead of a generation.
+const renewEvery = 1000
+
+// benchGenerations times generations (Ask, λ evaluations of f, Tell) of
+// optimizers made from cfg with every stop off, renewed every renewEvery
+// generations, and reports ns/generation (= ns/op) under its own name.
+func benchGenerations(b *testing.B, cfg mmaes.Config, f func(x []float64) float64) {
+	cfg.TolFun, cfg.TolX, cfg.MaxGenerations, cfg.MaxCondition = 0, 0, 0, 0
+	renew := func() *mmaes.Optimizer {
+		o, err := mmaes.New(cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cfg.Seed++
+		return o
+	}
+	o := renew()
+	fit := make([]float64, o.Lambda())
+	b.ReportAllocs()
+	gens := 0
+	for b.Loop() {
+		if gens > 0 && gens%renewEvery == 0 {
+			b.StopTimer()
+			o = renew()
+			b.StartTimer()
+		}
+		xs := o.Ask()
+		if xs == nil {
+			b.Fatalf("stopped after %d generations: %v", gens, o.Reason())
+		}
+		for i, x := range xs {
+			fit[i] = f(x)
+		}
+		if err := o.Tell(fit); err != nil {
+			b.Fatal(err)
+		}
+		gens++
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(gens), "ns/generation")
+	b.ReportMetric(float64(o.Lambda()), "lambda")
+}
+
 // BenchmarkGeneration measures one generation: Ask (λ·n normal deviates,
 // Y = A·Z, X = m + σ·Y), λ sphere evaluations and Tell (ranking,
 // recombination, paths, the rank-one update(s) of A, stop checks), at the
-// paper's λ for n. Stops are off so the run never ends. ns/generation is
-// ns/op, reported under its own name for benchstat.
+// paper's λ for n.
 func BenchmarkGeneration(b *testing.B) {
 	b.Logf("kernel path: %s", kernel.Impl())
 	for _, u := range updates {
@@ -20,30 +65,8 @@ func BenchmarkGeneration(b *testing.B) {
 			b.Run(fmt.Sprintf("update=%s/n=%d", lower(u), n), func(b *testing.B) {
 				cfg := mmaes.DefaultConfig(n)
 				cfg.Update = u
-				cfg.TolFun, cfg.TolX, cfg.MaxGenerations, cfg.MaxCondition = 0, 0, 0, 0
-				o, err := mmaes.New(cfg)
-				if err != nil {
-					b.Fatal(err)
-				}
-				fit := make([]float64, o.Lambda())
-				b.ReportAllocs()
 				b.SetBytes(int64(8 * n * n)) // A is read (sampling) and updated once per generation
-				gens := 0
-				for b.Loop() {
-					xs := o.Ask()
-					if xs == nil {
-						b.Fatalf("stopped: %v", o.Reason())
-					}
-					for i, x := range xs {
-						fit[i] = sphere(x)
-					}
-					if err := o.Tell(fit); err != nil {
-						b.Fatal(err)
-					}
-					gens++
-				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(gens), "ns/generation")
-				b.ReportMetric(float64(o.Lambda()), "lambda")
+				benchGenerations(b, cfg, sphere)
 			})
 		}
 	}
@@ -57,28 +80,23 @@ func BenchmarkGenerationRankMu(b *testing.B) {
 		b.Run(fmt.Sprintf("update=mma/n=%d", n), func(b *testing.B) {
 			cfg := mmaes.DefaultConfig(n)
 			cfg.RankMu = true
-			cfg.TolFun, cfg.TolX, cfg.MaxGenerations, cfg.MaxCondition = 0, 0, 0, 0
-			o, err := mmaes.New(cfg)
-			if err != nil {
-				b.Fatal(err)
-			}
-			fit := make([]float64, o.Lambda())
-			b.ReportAllocs()
-			gens := 0
-			for b.Loop() {
-				xs := o.Ask()
-				if xs == nil {
-					b.Fatalf("stopped: %v", o.Reason())
-				}
-				for i, x := range xs {
-					fit[i] = sphere(x)
-				}
-				if err := o.Tell(fit); err != nil {
-					b.Fatal(err)
-				}
-				gens++
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(gens), "ns/generation")
+			benchGenerations(b, cfg, sphere)
+		})
+	}
+}
+
+// BenchmarkGenerationSmall measures a whole generation at the small n that
+// services use most, with an objective that costs almost nothing (a counter
+// hashed to a pseudo-random value, so selection is random and the run
+// never converges): ns/generation is the optimizer's own cost.
+func BenchmarkGenerationSmall(b *testing.B) {
+	for _, n := range []int{2, 8, 32} {
+		b.Run(fmt.Sprintf("update=mma/n=%d", n), func(b *testing.B) {
+			var h uint64
+			benchGenerations(b, mmaes.DefaultConfig(n), func([]float64) float64 {
+				h = (h + 0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
+				return float64(h >> 11)
+			})
 		})
 	}
 }
@@ -91,37 +109,4 @@ func lower(u mmaes.Update) string {
 		return "ecma"
 	}
 	return "cholesky"
-}
-
-// BenchmarkGenerationSmall measures a whole generation at the small n that
-// services use most, with an objective that costs almost nothing (a counter
-// hashed to a pseudo-random value, so selection is random and the run
-// never converges or stops): ns/generation is the optimizer's own cost.
-func BenchmarkGenerationSmall(b *testing.B) {
-	for _, n := range []int{2, 8, 32} {
-		b.Run(fmt.Sprintf("update=mma/n=%d", n), func(b *testing.B) {
-			cfg := mmaes.DefaultConfig(n)
-			cfg.TolFun, cfg.TolX, cfg.MaxGenerations, cfg.MaxCondition = 0, 0, 0, 0
-			o, err := mmaes.New(cfg)
-			if err != nil {
-				b.Fatal(err)
-			}
-			fit := make([]float64, o.Lambda())
-			var h uint64
-			b.ReportAllocs()
-			gens := 0
-			for b.Loop() {
-				xs := o.Ask()
-				for i := range xs {
-					h = (h + 0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
-					fit[i] = float64(h >> 11)
-				}
-				if err := o.Tell(fit); err != nil {
-					b.Fatal(err)
-				}
-				gens++
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(gens), "ns/generation")
-		})
-	}
 }
