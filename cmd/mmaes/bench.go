@@ -172,58 +172,98 @@ func measureBandwidth(n, reps int) float64 {
 	return 16 * float64(n) * float64(n) / t
 }
 
-// neutralRun returns an optimizer at dimension n with every stop off and an
-// objective of pseudo-random values: selection is random, so the
-// distribution stays put and every generation costs the same.
-func neutralRun(n int) (*mmaes.Optimizer, func([]float64) float64) {
+// neutral runs generations of MMA-ES at dimension n with every stop off and
+// an objective of pseudo-random values: selection is random, so nothing
+// converges and every generation costs the same. A long run would still
+// drift (σ and A are random walks) into subnormal or huge numbers, whose
+// slow arithmetic is not a generation's cost: renew starts a fresh optimizer,
+// and the timing loops call it, untimed, every renewEvery generations.
+type neutral struct {
+	cfg  mmaes.Config
+	opt  *mmaes.Optimizer
+	fit  []float64
+	rand *rand.Rand
+	gens int
+}
+
+// renewEvery is how many generations a neutral optimizer runs before renew.
+const renewEvery = 1000
+
+func newNeutral(n int) *neutral {
 	cfg := mmaes.DefaultConfig(n)
 	cfg.Sigma = 1
 	cfg.MaxGenerations, cfg.TolFun, cfg.TolX, cfg.MaxCondition = 0, 0, 0, 0
-	opt, err := mmaes.New(cfg)
+	r := &neutral{cfg: cfg, rand: rand.New(rand.NewPCG(1, 2))}
+	r.renew()
+	r.fit = make([]float64, r.opt.Lambda())
+	return r
+}
+
+// renew replaces the optimizer by a fresh one (the next seed) and runs its
+// first generations, whose buffers are still cold.
+func (r *neutral) renew() {
+	r.cfg.Seed++
+	opt, err := mmaes.New(r.cfg)
 	if err != nil {
 		panic(err) // a valid config by construction
 	}
-	r := rand.New(rand.NewPCG(1, 2))
-	return opt, func([]float64) float64 { return r.Float64() }
+	r.opt, r.gens = opt, 0
+	if r.fit != nil {
+		for range 3 {
+			r.generation()
+		}
+	}
 }
+
+// due reports whether the optimizer has run its renewEvery generations.
+func (r *neutral) due() bool { return r.gens >= renewEvery }
 
 // generation runs one Ask, evaluation and Tell.
-func generation(opt *mmaes.Optimizer, f func([]float64) float64, fit []float64) {
-	for i, x := range opt.Ask() {
-		fit[i] = f(x)
+func (r *neutral) generation() {
+	for i := range r.opt.Ask() {
+		r.fit[i] = r.rand.Float64()
 	}
-	if err := opt.Tell(fit); err != nil {
+	if err := r.opt.Tell(r.fit); err != nil {
 		panic(err) // no stop is enabled
 	}
+	r.gens++
 }
 
+// timeMMAES returns the median time of a generation at dimension n: each
+// repetition times about 20 ms of generations, in runs of at most renewEvery.
 func timeMMAES(n, reps int) float64 {
-	opt, f := neutralRun(n)
-	fit := make([]float64, opt.Lambda())
-	for range 3 {
-		generation(opt, f, fit)
-	}
-	k := batch(timed(func() { generation(opt, f, fit) }))
+	r := newNeutral(n)
+	r.renew()
+	k := batch(timed(r.generation))
 	return medianOf(reps, func() float64 {
-		return timed(func() {
-			for range k {
-				generation(opt, f, fit)
+		total, gens := 0.0, 0
+		for gens < k {
+			if r.due() {
+				r.renew()
 			}
-		}) / float64(k)
+			m := min(k-gens, renewEvery-r.gens)
+			total += timed(func() {
+				for range m {
+					r.generation()
+				}
+			})
+			gens += m
+		}
+		return total / float64(gens)
 	})
 }
 
 // latency times gens single generations and returns their median, 99th
 // percentile and maximum in seconds.
 func latency(n, gens int) (med, p99, mx float64) {
-	opt, f := neutralRun(n)
-	fit := make([]float64, opt.Lambda())
-	for range 10 {
-		generation(opt, f, fit)
-	}
+	r := newNeutral(n)
+	r.renew()
 	ts := make([]float64, gens)
 	for i := range ts {
-		ts[i] = timed(func() { generation(opt, f, fit) })
+		if r.due() {
+			r.renew()
+		}
+		ts[i] = timed(r.generation)
 	}
 	slices.Sort(ts)
 	return ts[gens/2], ts[int(math.Ceil(0.99*float64(gens)))-1], ts[gens-1]
