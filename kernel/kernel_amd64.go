@@ -88,11 +88,29 @@ func scaleAddRankK(a []float64, n, rows, cols int, alpha float64, beta, p, q []f
 	case useAVX2 && k == 1 && cols == n:
 		scaleAddOuterAVX2(a, n, rows, alpha, beta[0], p, q)
 	case useAVX512:
-		scaleAddRankKAVX512(a, n, rows, cols, alpha, beta, p, q, k)
+		scaleAddRankKTiles(a, n, rows, cols, alpha, beta, p, q, k)
 	case useAVX2:
 		scaleAddRankKAVX2(a, n, rows, cols, alpha, beta, p, q, k)
 	default:
 		scaleAddRankKGeneric(a, n, rows, cols, alpha, beta, p, q, k)
+	}
+}
+
+// scaleAddRankKTiles runs the whole 4-row × 32-column tiles of the block on
+// scaleAddRankK4AVX512 and the columns and rows left over on
+// scaleAddRankKAVX512: every element gets the same chain either way.
+func scaleAddRankKTiles(a []float64, n, rows, cols int, alpha float64, beta, p, q []float64, k int) {
+	r4, c32 := rows&^3, cols&^31
+	if r4 == 0 || c32 == 0 {
+		scaleAddRankKAVX512(a, n, rows, cols, alpha, beta, p, q, k)
+		return
+	}
+	scaleAddRankK4AVX512(a, n, r4, c32, alpha, beta, p, q, k)
+	if c32 < cols {
+		scaleAddRankKAVX512(a[c32:], n, r4, cols-c32, alpha, beta, p, q[c32:], k)
+	}
+	if r4 < rows {
+		scaleAddRankKAVX512(a[r4*n:], n, rows-r4, cols, alpha, beta, p[r4:], q, k)
 	}
 }
 
@@ -189,6 +207,13 @@ func scaleAddOuterAVX2(a []float64, n, rows int, alpha, beta float64, p, v []flo
 //
 //go:noescape
 func scaleAddRankKAVX512(a []float64, n, rows, cols int, alpha float64, beta, p, q []float64, k int)
+
+// scaleAddRankK4AVX512 is scaleAddRankKAVX512 for rows a multiple of 4 and
+// cols a multiple of 32 (both ≥ 1 of them), in register tiles of 4 rows ×
+// 32 columns: the same bits.
+//
+//go:noescape
+func scaleAddRankK4AVX512(a []float64, n, rows, cols int, alpha float64, beta, p, q []float64, k int)
 
 // scaleAddRankKAVX2 is scaleAddRankKAVX512 with AVX2 and FMA (8 columns at a
 // time).

@@ -1261,3 +1261,129 @@ rk256_next:
 	JNZ  rk256_rows
 	VZEROUPPER
 	RET
+
+// ROW4_SCALE (ROW4_STORE) loads the 32 columns of one row at addr times α
+// into 4 accumulators (stores them back).
+#define ROW4_SCALE(addr0, addr1, addr2, addr3, z0, z1, z2, z3) \
+	VMULPD addr0, Z30, z0 \
+	VMULPD addr1, Z30, z1 \
+	VMULPD addr2, Z30, z2 \
+	VMULPD addr3, Z30, z3
+
+#define ROW4_STORE(addr0, addr1, addr2, addr3, z0, z1, z2, z3) \
+	VMOVUPD z0, addr0 \
+	VMOVUPD z1, addr1 \
+	VMOVUPD z2, addr2 \
+	VMOVUPD z3, addr3
+
+// PREFETCH4 asks for the 32 columns at r of two rows, r and r + NBYTES: a
+// block visits each row for only cols elements, too short a run for the
+// hardware prefetchers.
+#define PREFETCH4(r) \
+	PREFETCHT0 (r)          \
+	PREFETCHT0 64(r)        \
+	PREFETCHT0 128(r)       \
+	PREFETCHT0 192(r)       \
+	PREFETCHT0 (r)(R8*1)    \
+	PREFETCHT0 64(r)(R8*1)  \
+	PREFETCHT0 128(r)(R8*1) \
+	PREFETCHT0 192(r)(R8*1)
+
+// TERM4 adds c·q_t to one row's 4 accumulators: c broadcast from the row's
+// coefficient table at off(R11)(AX*8), q_t[j : +32] in Z16-Z19.
+#define TERM4(off, zc, z0, z1, z2, z3) \
+	VBROADCASTSD off(R11)(AX*8), zc \
+	VFMADD231PD  Z16, zc, z0        \
+	VFMADD231PD  Z17, zc, z1        \
+	VFMADD231PD  Z18, zc, z2        \
+	VFMADD231PD  Z19, zc, z3
+
+// func scaleAddRankK4AVX512(a []float64, n, rows, cols int, alpha float64, beta, p, q []float64, k int)
+// Requires: AVX512F
+//
+// scaleAddRankKAVX512 for rows a multiple of 4 and cols a multiple of 32:
+// register tiles of 4 rows × 32 columns (16 accumulators), so that each
+// term's 4 registers of q serve 4 rows (8 loads for 16 FMAs, against 9 for
+// 8 row by row). The same operations in the same order per element: the
+// same bits. The frame holds the coefficients of the 4 rows, 16 apart.
+TEXT ·scaleAddRankK4AVX512(SB), NOSPLIT, $528-136
+	MOVQ         a_base+0(FP), DI
+	MOVQ         n+24(FP), R8
+	SHLQ         $3, R8            // R8 = NBYTES
+	MOVQ         rows+32(FP), DX
+	SHRQ         $2, DX            // DX = groups of 4 rows
+	VBROADCASTSD alpha+48(FP), Z30
+	MOVQ         p_base+80(FP), R12
+	MOVQ         k+128(FP), R13
+	MOVQ         cols+40(FP), R10
+	SHRQ         $5, R10           // R10 = blocks of 32 columns
+	MOVQ         R10, AX
+	SHLQ         $8, AX
+	MOVQ         R8, BX
+	SHLQ         $2, BX
+	SUBQ         AX, BX
+	MOVQ         BX, gap-8(SP)     // gap = 4·NBYTES − cols·8: the next group
+
+rk4_group:
+	// coef[r*16 + t] = β[t]·p[t*n + i+r] for r < 4, t < k (ROW_COEFS per
+	// row, R11 = the end of row r's table); R12 moves on 4 rows.
+	LEAQ coef-520(SP), R11
+	LEAQ (R11)(R13*8), R11
+	MOVQ beta_base+56(FP), BX
+	ROW_COEFS(rk4_coefs0)
+	ADDQ $128, R11
+	MOVQ beta_base+56(FP), BX
+	ROW_COEFS(rk4_coefs1)
+	ADDQ $128, R11
+	MOVQ beta_base+56(FP), BX
+	ROW_COEFS(rk4_coefs2)
+	ADDQ $128, R11
+	MOVQ beta_base+56(FP), BX
+	ROW_COEFS(rk4_coefs3)
+	SUBQ $384, R11                 // R11 = &coef[k] of row 0
+	MOVQ R12, psave-528(SP)
+	LEAQ (DI)(R8*2), R12           // R12 = row 2
+	MOVQ q_base+104(FP), SI
+	MOVQ R10, BX
+
+rk4_cols:
+	ROW4_SCALE((DI), 64(DI), 128(DI), 192(DI), Z0, Z1, Z2, Z3)
+	ROW4_SCALE((DI)(R8*1), 64(DI)(R8*1), 128(DI)(R8*1), 192(DI)(R8*1), Z4, Z5, Z6, Z7)
+	ROW4_SCALE((R12), 64(R12), 128(R12), 192(R12), Z8, Z9, Z10, Z11)
+	ROW4_SCALE((R12)(R8*1), 64(R12)(R8*1), 128(R12)(R8*1), 192(R12)(R8*1), Z12, Z13, Z14, Z15)
+	LEAQ (DI)(R8*4), R9            // the same columns of the next 4 rows
+	PREFETCH4(R9)
+	LEAQ (R12)(R8*4), R9
+	PREFETCH4(R9)
+	MOVQ SI, R9
+	MOVQ R13, AX
+	NEGQ AX                        // AX = −k: t = 0
+
+rk4_terms:
+	VMOVUPD (R9), Z16
+	VMOVUPD 64(R9), Z17
+	VMOVUPD 128(R9), Z18
+	VMOVUPD 192(R9), Z19
+	TERM4(0, Z20, Z0, Z1, Z2, Z3)
+	TERM4(128, Z21, Z4, Z5, Z6, Z7)
+	TERM4(256, Z22, Z8, Z9, Z10, Z11)
+	TERM4(384, Z23, Z12, Z13, Z14, Z15)
+	ADDQ R8, R9
+	INCQ AX
+	JNZ  rk4_terms
+	ROW4_STORE((DI), 64(DI), 128(DI), 192(DI), Z0, Z1, Z2, Z3)
+	ROW4_STORE((DI)(R8*1), 64(DI)(R8*1), 128(DI)(R8*1), 192(DI)(R8*1), Z4, Z5, Z6, Z7)
+	ROW4_STORE((R12), 64(R12), 128(R12), 192(R12), Z8, Z9, Z10, Z11)
+	ROW4_STORE((R12)(R8*1), 64(R12)(R8*1), 128(R12)(R8*1), 192(R12)(R8*1), Z12, Z13, Z14, Z15)
+	ADDQ $256, SI
+	ADDQ $256, DI
+	ADDQ $256, R12
+	DECQ BX
+	JNZ  rk4_cols
+
+	MOVQ psave-528(SP), R12
+	ADDQ gap-8(SP), DI
+	DECQ DX
+	JNZ  rk4_group
+	VZEROUPPER
+	RET
