@@ -87,7 +87,7 @@ func boundarySizes() []int {
 	return ns
 }
 
-var boundaryKs = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 28}
+var boundaryKs = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 26, 28, 30, 47}
 
 func TestBoundaryPages(t *testing.T) {
 	ns := boundarySizes()

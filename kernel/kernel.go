@@ -303,11 +303,14 @@ func ScaleAddRankK(a []float64, n int, alpha float64, beta []float64, p, q []flo
 	kc0 := min(k, rankKChunk)
 	cols := n
 	if k > 1 && kc0*n > rankKPanel {
-		cols = (rankKPanel / kc0) &^ 15 // ≥ 128, < n
+		cols = (rankKPanel / kc0) &^ 31 // ≥ 128, < n: whole 32-column tiles
 	}
 	for c0 := 0; c0 < n; c0 += cols {
 		w := min(cols, n-c0)
 		rows := max(1, rankKBlock/(w*(kc0+1)))
+		if rows > 4 {
+			rows &^= 3 // whole 4-row tiles
+		}
 		for i0 := 0; i0 < n; i0 += rows {
 			r := min(rows, n-i0)
 			blk := a[i0*n+c0 : (i0+r-1)*n+c0+w]
@@ -330,7 +333,7 @@ func ScaleAddRankK(a []float64, n int, alpha float64, beta []float64, p, q []flo
 // call runs for long (assembly is not preempted asynchronously; 2¹⁷
 // multiply-adds are well under 0.1 ms on any path). When the k rows of q
 // hold more than rankKPanel elements (16 KiB, half of a small L1), the
-// columns are split into panels of a multiple of 16 columns with at most
+// columns are split into panels of a multiple of 32 columns with at most
 // rankKPanel elements of q: without them each row would stream all of q
 // from L2. (One term is left whole, as in ScaleAddOuter: it streams A.)
 const (

@@ -965,7 +965,7 @@ peak256_loop:
 // cols columns s = α·a[i*n+j], s = fma(c_t, q[t*n+j], s) for t = 0, 1, …,
 // k−1. Rows of a, p and q are n apart (cols ≤ n: a panel of columns).
 //
-// Registers shared by both paths:
+// Registers of the row-at-a-time kernels (scaleAddRankKAVX512, AVX2):
 //   DI  a: the current columns of the current row
 //   DX  rows left
 //   R8  NBYTES, the stride between the rows of a, p and q
@@ -980,7 +980,8 @@ peak256_loop:
 //       coefficients)
 //   CX  the column tail (cols mod 8, cols mod 4)
 // The frame holds coef[16] and gap = (n − cols)·8, the bytes from the end of
-// a row's panel to the start of the next.
+// a row's panel to the start of the next. scaleAddRankK4AVX512 (4-row tiles,
+// at the end of this file) documents its own.
 
 // ROW_COEFS stores coef[t] = p[t*n+i]·β[t] for t < k in the frame, with
 // BX = β on entry, then moves R12 to the next row's p. (FP arguments stay
@@ -1003,8 +1004,8 @@ label:                          \
 // func scaleAddRankKAVX512(a []float64, n, rows, cols int, alpha float64, beta, p, q []float64, k int)
 // Requires: AVX512F
 //
-// Per row: 16 columns at a time in Z0, Z1, then 8 in Z0, then the masked
-// tail (K1, set once); Z30 = [α], Z31 = [c_t].
+// Per row: 64 columns at a time in Z0-Z7, then 16 in Z0, Z1, then 8 in Z0,
+// then the masked tail (K1, set once); Z30 = [α], Z31 = [c_t].
 TEXT ·scaleAddRankKAVX512(SB), NOSPLIT, $136-136
 	MOVQ         a_base+0(FP), DI
 	MOVQ         n+24(FP), R8
@@ -1305,7 +1306,15 @@ rk256_next:
 // register tiles of 4 rows × 32 columns (16 accumulators), so that each
 // term's 4 registers of q serve 4 rows (8 loads for 16 FMAs, against 9 for
 // 8 row by row). The same operations in the same order per element: the
-// same bits. The frame holds the coefficients of the 4 rows, 16 apart.
+// same bits.
+//
+// Registers: DI row 0 of the group at the current columns, R12 row 2 (p's
+// row pointer waits in psave), R8 NBYTES, DX groups of 4 rows left, R10 the
+// blocks of 32 columns, BX blocks left in the group, SI &q[0][j], R9
+// &q[t][j], AX t−k, R11 &coef[0][k], R13 k; Z30 = [α], Z0-Z15 the tile,
+// Z16-Z19 q_t's 32 columns, Z20-Z23 the rows' c_t. The frame holds coef[4][16]
+// (the rows' tables 128 bytes apart), gap = 4·NBYTES − cols·8 (from the end
+// of a group's columns to the next group) and psave.
 TEXT ·scaleAddRankK4AVX512(SB), NOSPLIT, $528-136
 	MOVQ         a_base+0(FP), DI
 	MOVQ         n+24(FP), R8

@@ -936,10 +936,12 @@ func mulVecsShapes() [][2]int {
 	// From n = 256 the AVX-512 path runs column panels for k ≥ 8
 	// (panelMinN, panelMinK) in tiles of 8 rows and blocks of 3, 2 or 1
 	// registers of 8 vectors: cover every row remainder (n mod 8 = 0, 1, 3,
-	// 4, 5, 7) and every split of the registers (k = 8: 1; 9–16: 2; 17–24:
-	// 3; 25–32: 2+2; 33–40: 3+2; 49–56: 3+2+2).
+	// 4, 5, 7), every split of the registers (k = 8: 1; 9–16: 2; 17–24: 3;
+	// 25–32: 6-row tiles of 4; 33–40: 3+2; 41–48: 3+3; 49–56: 3+2+2; 57–64:
+	// 6-row tiles of 4+4) and every count of vectors in the last register
+	// (k mod 8), which the sums add to y 8 at a time.
 	for _, n := range []int{256, 257, 259, 261, 263, 300} {
-		for _, k := range []int{1, 3, 7, 8, 9, 16, 17, 24, 25, 31, 33, 52} {
+		for _, k := range []int{1, 3, 7, 8, 9, 10, 14, 15, 16, 17, 24, 25, 26, 27, 30, 31, 32, 33, 42, 47, 52, 57, 63} {
 			s = append(s, [2]int{n, k})
 		}
 	}

@@ -26,7 +26,8 @@
 //   CX  column steps left
 //   DX  &y[j0*n + i0]: the block's first output
 // Z29 holds α during the update; Z24-Z31 are scratch (X30 holds β
-// during the update).
+// during the update). The sums after a block's columns use DX (&y of the
+// next vector), CX and BX (COUNT8), Z24-Z31 and, in panel6, the mask K2.
 
 // The 8 rows of the tile at column offset d from base.
 #define ROW0(d, base) d(base)
@@ -304,15 +305,20 @@ done:
 	ADD_COL6(Z30, done) \
 	ADD_COL6(Z31, done)
 
-// GROUP8 adds one group of 8 lanes (rows in r0-r7) to y.
+// GROUP8 adds one group of 8 lanes (rows in r0-r7) to y; a group past the
+// k vectors (only pad lanes) adds nothing.
 #define GROUP8(r0, r1, r2, r3, r4, r5, r6, r7, done) \
 	COUNT8                                   \
+	TESTQ CX, CX                             \
+	JLE   done                               \
 	TRANSPOSE8(r0, r1, r2, r3, r4, r5, r6, r7) \
 	ADD_COLS8(done)                          \
 done:
 
 #define GROUP6(r0, r1, r2, r3, r4, r5, done) \
 	COUNT8                           \
+	TESTQ CX, CX                     \
+	JLE   done                       \
 	TRANSPOSE6(r0, r1, r2, r3, r4, r5) \
 	ADD_COLS6(done)                  \
 done:
