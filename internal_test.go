@@ -14,7 +14,7 @@ func TestRank(t *testing.T) {
 	vals := []float64{nan, inf, -inf, 0, math.Copysign(0, -1), 1, -1, 1e308, -1e308, 5e-324}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for trial := 0; trial < 2000; trial++ {
-		lam := 2 + rng.IntN(40)
+		lam := 2 + rng.IntN(100) // both sides of insertionMax
 		fit := make([]float64, lam)
 		for i := range fit {
 			if rng.IntN(3) == 0 {

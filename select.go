@@ -1,6 +1,9 @@
 package mmaes
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // Ranking policy. Candidates are sorted by fitness, lower first, with
 //
@@ -41,24 +44,35 @@ func cmpFitness(a, b float64) int {
 // not allocate: slices.SortFunc sorts in place, and the comparison is a
 // total order, so the unstable sort gives the one correct order.
 func rank(idx []int, fit []float64) (valid int) {
+	if len(idx) <= insertionMax {
+		var keys [insertionMax]uint64
+		for i := range idx {
+			keys[i] = fitnessKey(fit[i])
+			if fit[i] == fit[i] {
+				valid++
+			}
+		}
+		if len(idx) <= countingMax {
+			rankByCounting(idx, keys[:len(idx)])
+			return valid
+		}
+		// Insertion sort on order-preserving integer keys, moved along with
+		// the indices: stable, and idx starts in index order, so ties stay
+		// in index order. Faster than a sort call for the usual λ.
+		for i := range idx {
+			k, j := keys[i], i
+			for ; j > 0 && k < keys[j-1]; j-- {
+				keys[j], idx[j] = keys[j-1], idx[j-1]
+			}
+			keys[j], idx[j] = k, i
+		}
+		return valid
+	}
 	for i := range idx {
 		idx[i] = i
 		if fit[i] == fit[i] {
 			valid++
 		}
-	}
-	if len(idx) <= insertionMax {
-		// Insertion sort: stable, and idx starts in index order, so ties
-		// stay in index order. Faster than a sort call for the usual λ.
-		for i := 1; i < len(idx); i++ {
-			k, fk := idx[i], fit[idx[i]]
-			j := i
-			for ; j > 0 && cmpFitness(fk, fit[idx[j-1]]) < 0; j-- {
-				idx[j] = idx[j-1]
-			}
-			idx[j] = k
-		}
-		return valid
 	}
 	slices.SortFunc(idx, func(i, j int) int {
 		if c := cmpFitness(fit[i], fit[j]); c != 0 {
@@ -67,6 +81,48 @@ func rank(idx []int, fit []float64) (valid int) {
 		return i - j
 	})
 	return valid
+}
+
+// rankByCounting sets idx[r] = i where r is candidate i's rank: the number
+// of candidates before it, those with a smaller key or an equal key and a
+// smaller index. The λ² comparisons have no data-dependent branches, which at
+// small λ beats a sort's mispredicted ones.
+func rankByCounting(idx []int, keys []uint64) {
+	for i, k := range keys {
+		r := 0
+		for _, kj := range keys[:i] {
+			r += b2i(kj <= k)
+		}
+		for _, kj := range keys[i+1:] {
+			r += b2i(kj < k)
+		}
+		idx[r] = i
+	}
+}
+
+// b2i is 1 for true and 0 for false (a SETcc, no branch).
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// countingMax is the largest λ ranked by rankByCounting.
+const countingMax = 16
+
+// fitnessKey maps a fitness value to an integer key in the policy's order:
+// keys compare as cmpFitness compares the values (−0 and +0, and all NaNs,
+// get one key each).
+func fitnessKey(f float64) uint64 {
+	if f != f {
+		return math.MaxUint64
+	}
+	b := math.Float64bits(f + 0) // −0 + 0 = +0
+	if b>>63 != 0 {
+		return ^b // negative: the larger the magnitude, the smaller the key
+	}
+	return b | 1<<63
 }
 
 // insertionMax is the largest λ ranked by insertion sort.
