@@ -60,6 +60,34 @@ func TestRank(t *testing.T) {
 	}
 }
 
+// TestFitnessKey checks that the integer keys compare as cmpFitness compares
+// the values, for every pair of special values, their neighbours and random
+// values.
+func TestFitnessKey(t *testing.T) {
+	vals := []float64{math.NaN(), -math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1),
+		5e-324, -5e-324, 0x1p-1022, -0x1p-1022, 1, -1, math.Nextafter(1, 2), math.Nextafter(-1, -2),
+		math.MaxFloat64, -math.MaxFloat64}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		vals = append(vals, rng.NormFloat64()*math.Pow(10, float64(rng.IntN(600)-300)))
+	}
+	for _, a := range vals {
+		for _, b := range vals {
+			ka, kb := fitnessKey(a), fitnessKey(b)
+			want := cmpFitness(a, b)
+			got := 0
+			if ka < kb {
+				got = -1
+			} else if ka > kb {
+				got = 1
+			}
+			if got != want {
+				t.Fatalf("keys of %v, %v compare %d, cmpFitness %d", a, b, got, want)
+			}
+		}
+	}
+}
+
 func TestCoefficients(t *testing.T) {
 	for _, c1 := range []float64{0.343, 0.1, 1e-3, 1e-8} {
 		// The limit at q = 0.
