@@ -30,6 +30,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	latencyGens := fs.Int("latency-gens", 10000, "generations timed one by one for the latency distribution")
 	mdPath := fs.String("md", "", "also write the tables as Markdown to this file")
 	plotPath := fs.String("plot", "", "write a log-log PNG of time per generation against n")
+	runs := fs.Int("runs", 1, "measure the whole table this many times; with more than one, also print the median and range of each ratio over the runs (the plot shows the medians)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -43,45 +44,36 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if *reps < 1 || *latencyGens < 1 {
-		return fmt.Errorf("%w: -reps and -latency-gens must be positive", errUsage)
+	if *reps < 1 || *latencyGens < 1 || *runs < 1 {
+		return fmt.Errorf("%w: -reps, -runs and -latency-gens must be positive", errUsage)
 	}
 	runtime.GOMAXPROCS(1) // one core, as every figure is per core
 
 	var out strings.Builder
 	w := io.MultiWriter(stdout, &out)
-	peak, width := measurePeak(*reps)
 	fmt.Fprintf(w, "machine: %s, GOARCH=%s, kernel path %s, %s\n", cpuName(), runtime.GOARCH, kernel.Impl(), runtime.Version())
-	if peak > 0 {
-		fmt.Fprintf(w, "peak FP64 FMA (one core, %s): %.1f GFLOP/s\n", width, peak/1e9)
-	}
 	core := "not built (go run -tags openblas . bench)"
 	if haveOpenBLAS {
 		core = openblasCore() + " kernels, 1 thread (OPENBLAS_CORETYPE picks them)"
 	}
-	fmt.Fprintf(w, "OpenBLAS: %s\n\n", core)
+	fmt.Fprintf(w, "OpenBLAS: %s\n", core)
 
-	fmt.Fprintln(w, "| n | λ | mmaes µs/gen | T_roof µs | mmaes/T_roof | B(n) GB/s | mmaes GFLOP/s | mmaes GB/s | OpenBLAS µs | OpenBLAS/mmaes | gonum µs | gonum/mmaes | gonum allocs/gen |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-	var rows []benchRow
-	for _, n := range dims {
-		r := benchRow{n: n}
-		r.lambda = defaultLambda(n)
-		r.bw = measureBandwidth(n, *reps)
-		r.mmaes = timeMMAES(n, *reps)
-		r.roof = math.Max(2*float64(r.lambda)*float64(n)*float64(n)/peak, 16*float64(n)*float64(n)/r.bw)
-		if haveOpenBLAS {
-			r.openblas = timeOpenBLAS(n, r.lambda, *reps)
+	var runRows [][]benchRow
+	for run := 1; run <= *runs; run++ {
+		if *runs > 1 {
+			fmt.Fprintf(w, "\nrun %d of %d\n", run, *runs)
 		}
-		if n <= *gonumMax {
-			r.gonum, r.gonumAllocs = timeGonum(n, r.lambda, *reps)
-		}
-		rows = append(rows, r)
-		fmt.Fprintln(w, r.markdown())
+		runRows = append(runRows, benchRun(w, dims, *reps, *gonumMax))
 	}
 	fmt.Fprintln(w, "\nT_roof(n) = max(2·λ·n²/P, 16·n²/B(n)): P the peak above, B(n) the in-place read+write bandwidth over 8·n² bytes (kernel.Scale).")
 	fmt.Fprintln(w, "mmaes GFLOP/s and GB/s: the sampling's 2·λ·n² flops and A's 16·n² bytes (read and written once) per generation time.")
 	fmt.Fprintln(w, "A generation is Ask, a cheap objective (random values, so the run never converges) and Tell with mmaes.MMA; medians of the repetitions.")
+	rows := runRows[0]
+	if *runs > 1 {
+		rows = medianRows(runRows)
+		fmt.Fprintf(w, "\nmedian [min–max] over the %d runs (each ratio taken within its run):\n\n", *runs)
+		fmt.Fprint(w, summaryTable(runRows))
+	}
 
 	if len(latDims) > 0 {
 		fmt.Fprintf(w, "\nsingle-generation latency over %d generations:\n\n| n | median µs | p99 µs | max µs |\n|---|---|---|---|\n", *latencyGens)
@@ -101,6 +93,89 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// benchRun measures the peak and every dimension once (each figure the
+// median of reps), prints the table to w and returns its rows.
+func benchRun(w io.Writer, dims []int, reps, gonumMax int) []benchRow {
+	peak, width := measurePeak(reps)
+	if peak > 0 {
+		fmt.Fprintf(w, "peak FP64 FMA (one core, %s): %.1f GFLOP/s\n", width, peak/1e9)
+	}
+	fmt.Fprintln(w, "\n| n | λ | mmaes µs/gen | T_roof µs | mmaes/T_roof | B(n) GB/s | mmaes GFLOP/s | mmaes GB/s | OpenBLAS µs | OpenBLAS/mmaes | gonum µs | gonum/mmaes | gonum allocs/gen |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	var rows []benchRow
+	for _, n := range dims {
+		r := benchRow{n: n}
+		r.lambda = defaultLambda(n)
+		r.bw = measureBandwidth(n, reps)
+		r.mmaes = timeMMAES(n, reps)
+		r.roof = math.Max(2*float64(r.lambda)*float64(n)*float64(n)/peak, 16*float64(n)*float64(n)/r.bw)
+		if haveOpenBLAS {
+			r.openblas = timeOpenBLAS(n, r.lambda, reps)
+		}
+		if n <= gonumMax {
+			r.gonum, r.gonumAllocs = timeGonum(n, r.lambda, reps)
+		}
+		rows = append(rows, r)
+		fmt.Fprintln(w, r.markdown())
+	}
+	return rows
+}
+
+// medianRows returns, per dimension, the median over the runs of each time
+// (for the plot).
+func medianRows(runs [][]benchRow) []benchRow {
+	rows := slices.Clone(runs[0])
+	for i := range rows {
+		med := func(f func(benchRow) float64) float64 {
+			v := make([]float64, len(runs))
+			for k, run := range runs {
+				v[k] = f(run[i])
+			}
+			return median(v)
+		}
+		rows[i].mmaes = med(func(r benchRow) float64 { return r.mmaes })
+		rows[i].roof = med(func(r benchRow) float64 { return r.roof })
+		rows[i].openblas = med(func(r benchRow) float64 { return r.openblas })
+		rows[i].gonum = med(func(r benchRow) float64 { return r.gonum })
+	}
+	return rows
+}
+
+// summaryTable prints, per dimension, the median and range over the runs of
+// the generation time and of the ratios, each taken within its run.
+func summaryTable(runs [][]benchRow) string {
+	var b strings.Builder
+	b.WriteString("| n | mmaes µs/gen | mmaes/T_roof | OpenBLAS/mmaes | gonum/mmaes |\n|---|---|---|---|---|\n")
+	for i, r0 := range runs[0] {
+		stat := func(f func(benchRow) float64, format string) string {
+			var v []float64
+			for _, run := range runs {
+				if x := f(run[i]); x > 0 {
+					v = append(v, x)
+				}
+			}
+			if len(v) == 0 {
+				return "–"
+			}
+			return fmt.Sprintf(format+" ["+format+"–"+format+"]", median(v), slices.Min(v), slices.Max(v))
+		}
+		ratio := func(num func(benchRow) float64) func(benchRow) float64 {
+			return func(r benchRow) float64 {
+				if num(r) == 0 {
+					return 0
+				}
+				return num(r) / r.mmaes
+			}
+		}
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |\n", r0.n,
+			stat(func(r benchRow) float64 { return r.mmaes * 1e6 }, "%.2f"),
+			stat(func(r benchRow) float64 { return r.mmaes / r.roof }, "%.2f"),
+			stat(ratio(func(r benchRow) float64 { return r.openblas }), "%.2f×"),
+			stat(ratio(func(r benchRow) float64 { return r.gonum }), "%.0f×"))
+	}
+	return b.String()
 }
 
 // benchRow holds one dimension's figures, in seconds and bytes per second.

@@ -40,6 +40,10 @@ func TestBadCommandLines(t *testing.T) {
 		{"compare", "-dims", "4,zero"},
 		{"compare", "-funcs", "sp,nope"},
 		{"compare", "-runs", "0"},
+		{"bench", "-runs", "0"},
+		{"bench", "-reps", "0"},
+		{"bench", "-dims", "16,x"},
+		{"bench", "-latency-dims", "y"},
 	} {
 		code, _, stderr := exec(args...)
 		if code != 2 {
@@ -48,6 +52,64 @@ func TestBadCommandLines(t *testing.T) {
 		if !strings.Contains(stderr, "mmaes") || strings.Contains(stderr, "goroutine") {
 			t.Errorf("%q: stderr is not a usage message:\n%s", args, stderr)
 		}
+	}
+}
+
+// TestBenchRuns runs a tiny bench three times and checks the summary: a row
+// per dimension whose medians lie within their ranges, and the plot.
+func TestBenchRuns(t *testing.T) {
+	dir := t.TempDir()
+	mdPath, plotPath := filepath.Join(dir, "b.md"), filepath.Join(dir, "b.png")
+	code, stdout, stderr := exec("bench", "-dims", "8,16", "-reps", "1", "-runs", "3", "-gonum-max", "8",
+		"-latency-dims", "8", "-latency-gens", "50", "-md", mdPath, "-plot", plotPath)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	md, err := os.ReadFile(mdPath)
+	if err != nil || string(md) != stdout {
+		t.Fatalf("-md file differs from the output (%v)", err)
+	}
+	_, summary, ok := strings.Cut(stdout, "median [min–max] over the 3 runs")
+	if !ok || strings.Count(stdout, "\nrun ") != 3 {
+		t.Fatalf("no summary of 3 runs:\n%s", stdout)
+	}
+	rows := 0
+	for _, line := range strings.Split(summary, "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) != 7 || (strings.TrimSpace(cells[1]) != "8" && strings.TrimSpace(cells[1]) != "16") {
+			continue
+		}
+		rows++
+		for _, c := range cells[2:6] {
+			c = strings.NewReplacer("×", "", "[", " ", "]", " ", "–", " ").Replace(c)
+			f := strings.Fields(c)
+			if len(f) == 0 {
+				continue // no OpenBLAS in this build, or n above -gonum-max
+			}
+			v := make([]float64, 3)
+			for i := range v {
+				if v[i], err = strconv.ParseFloat(f[i], 64); err != nil {
+					t.Fatalf("cell %q: %v", c, err)
+				}
+			}
+			if !(v[1] <= v[0] && v[0] <= v[2] && v[1] > 0) {
+				t.Errorf("median %v outside its range [%v, %v] in %q", v[0], v[1], v[2], line)
+			}
+		}
+	}
+	if rows != 2 {
+		t.Errorf("summary has %d rows, want 2:\n%s", rows, summary)
+	}
+	if !strings.Contains(stdout, "| 8 | ") || !strings.Contains(stdout, "single-generation latency over 50 generations") {
+		t.Errorf("no latency table:\n%s", stdout)
+	}
+	f, err := os.Open(plotPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := png.Decode(f); err != nil {
+		t.Errorf("plot: %v", err)
 	}
 }
 
