@@ -1001,6 +1001,20 @@ label:                          \
 	JNZ    label                \
 	ADDQ   $8, R12
 
+// ROW4_SCALE (ROW4_STORE) loads 4 registers of A at the 4 addresses times α
+// (Z30) into 4 accumulators (stores them back).
+#define ROW4_SCALE(addr0, addr1, addr2, addr3, z0, z1, z2, z3) \
+	VMULPD addr0, Z30, z0 \
+	VMULPD addr1, Z30, z1 \
+	VMULPD addr2, Z30, z2 \
+	VMULPD addr3, Z30, z3
+
+#define ROW4_STORE(addr0, addr1, addr2, addr3, z0, z1, z2, z3) \
+	VMOVUPD z0, addr0 \
+	VMOVUPD z1, addr1 \
+	VMOVUPD z2, addr2 \
+	VMOVUPD z3, addr3
+
 // func scaleAddRankKAVX512(a []float64, n, rows, cols int, alpha float64, beta, p, q []float64, k int)
 // Requires: AVX512F
 //
@@ -1048,14 +1062,8 @@ rk512_cols64:
 	PREFETCHT0 320(DI)(R8*4)
 	PREFETCHT0 384(DI)(R8*4)
 	PREFETCHT0 448(DI)(R8*4)
-	VMULPD (DI), Z30, Z0
-	VMULPD 64(DI), Z30, Z1
-	VMULPD 128(DI), Z30, Z2
-	VMULPD 192(DI), Z30, Z3
-	VMULPD 256(DI), Z30, Z4
-	VMULPD 320(DI), Z30, Z5
-	VMULPD 384(DI), Z30, Z6
-	VMULPD 448(DI), Z30, Z7
+	ROW4_SCALE((DI), 64(DI), 128(DI), 192(DI), Z0, Z1, Z2, Z3)
+	ROW4_SCALE(256(DI), 320(DI), 384(DI), 448(DI), Z4, Z5, Z6, Z7)
 	MOVQ   SI, R9
 	MOVQ   R13, AX
 	NEGQ   AX // AX = −k: t = 0
@@ -1073,14 +1081,8 @@ rk512_terms64:
 	ADDQ         R8, R9
 	INCQ         AX
 	JNZ          rk512_terms64
-	VMOVUPD      Z0, (DI)
-	VMOVUPD      Z1, 64(DI)
-	VMOVUPD      Z2, 128(DI)
-	VMOVUPD      Z3, 192(DI)
-	VMOVUPD      Z4, 256(DI)
-	VMOVUPD      Z5, 320(DI)
-	VMOVUPD      Z6, 384(DI)
-	VMOVUPD      Z7, 448(DI)
+	ROW4_STORE((DI), 64(DI), 128(DI), 192(DI), Z0, Z1, Z2, Z3)
+	ROW4_STORE(256(DI), 320(DI), 384(DI), 448(DI), Z4, Z5, Z6, Z7)
 	ADDQ         $512, SI
 	ADDQ         $512, DI
 	DECQ         BX
@@ -1262,20 +1264,6 @@ rk256_next:
 	JNZ  rk256_rows
 	VZEROUPPER
 	RET
-
-// ROW4_SCALE (ROW4_STORE) loads the 32 columns of one row at addr times α
-// into 4 accumulators (stores them back).
-#define ROW4_SCALE(addr0, addr1, addr2, addr3, z0, z1, z2, z3) \
-	VMULPD addr0, Z30, z0 \
-	VMULPD addr1, Z30, z1 \
-	VMULPD addr2, Z30, z2 \
-	VMULPD addr3, Z30, z3
-
-#define ROW4_STORE(addr0, addr1, addr2, addr3, z0, z1, z2, z3) \
-	VMOVUPD z0, addr0 \
-	VMOVUPD z1, addr1 \
-	VMOVUPD z2, addr2 \
-	VMOVUPD z3, addr3
 
 // PREFETCH4 asks for the 32 columns at r of two rows, r and r + NBYTES: a
 // block visits each row for only cols elements, too short a run for the

@@ -103,13 +103,19 @@ func TestBenchRuns(t *testing.T) {
 	if !strings.Contains(stdout, "| 8 | ") || !strings.Contains(stdout, "single-generation latency over 50 generations") {
 		t.Errorf("no latency table:\n%s", stdout)
 	}
-	f, err := os.Open(plotPath)
+	checkPNG(t, plotPath)
+}
+
+// checkPNG fails the test unless path holds a PNG image that decodes.
+func checkPNG(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	if _, err := png.Decode(f); err != nil {
-		t.Errorf("plot: %v", err)
+		t.Errorf("%s: %v", path, err)
 	}
 }
 
@@ -161,14 +167,7 @@ func TestRun(t *testing.T) {
 	if prev > 1e-10 {
 		t.Errorf("last best f %g above the target", prev)
 	}
-	pf, err := os.Open(plotPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pf.Close()
-	if _, err := png.Decode(pf); err != nil {
-		t.Errorf("plot: %v", err)
-	}
+	checkPNG(t, plotPath)
 }
 
 // TestCompare runs a tiny comparison and checks that the table has a row per
