@@ -439,8 +439,9 @@ func WeightedSum(dst, w, x []float64, n int, rows []int) {
 	if n == 0 {
 		return // every row is empty
 	}
+	nx := len(x) / n
 	for _, r := range rows[:len(w)] {
-		if r < 0 || r >= len(x)/n {
+		if r < 0 || r >= nx {
 			panic("kernel: row out of range")
 		}
 	}
