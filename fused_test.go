@@ -47,9 +47,9 @@ func TestFusedUpdateSameBits(t *testing.T) {
 				if _, err := o.Optimize(context.Background(), f); err != nil {
 					t.Fatal(err)
 				}
-				// Up to n = 64 the row scan of A (stop.go) reads A, and so
+				// Up to n = 16 the row scan of A (stop.go) reads A, and so
 				// applies the update, after every Tell.
-				if !pendingSeen && n > 64 {
+				if !pendingSeen && n > 16 {
 					t.Fatalf("%v n=%d: no update was ever left pending", u, n)
 				}
 				return o
