@@ -52,13 +52,11 @@ func rank(idx []int, fit []float64) (valid int) {
 				valid++
 			}
 		}
-		if len(idx) <= countingMax {
-			rankByCounting(idx, keys[:len(idx)])
-			return valid
-		}
 		// Insertion sort on order-preserving integer keys, moved along with
-		// the indices: stable, and idx starts in index order, so ties stay
-		// in index order. Faster than a sort call for the usual λ.
+		// the indices, inserting the candidates in index order: stable, so
+		// ties stay in index order. Faster than a sort call for the usual λ,
+		// and than comparing the float64 values under the policy (94 against
+		// 132 ns at λ = 10).
 		for i := range idx {
 			k, j := keys[i], i
 			for ; j > 0 && k < keys[j-1]; j-- {
@@ -82,34 +80,6 @@ func rank(idx []int, fit []float64) (valid int) {
 	})
 	return valid
 }
-
-// rankByCounting sets idx[r] = i where r is candidate i's rank: the number
-// of candidates before it, those with a smaller key or an equal key and a
-// smaller index. The λ² comparisons have no data-dependent branches, which at
-// small λ beats a sort's mispredicted ones.
-func rankByCounting(idx []int, keys []uint64) {
-	for i, k := range keys {
-		r := 0
-		for _, kj := range keys[:i] {
-			r += b2i(kj <= k)
-		}
-		for _, kj := range keys[i+1:] {
-			r += b2i(kj < k)
-		}
-		idx[r] = i
-	}
-}
-
-// b2i is 1 for true and 0 for false (a SETcc, no branch).
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// countingMax is the largest λ ranked by rankByCounting.
-const countingMax = 16
 
 // fitnessKey maps a fitness value to an integer key in the policy's order:
 // keys compare as cmpFitness compares the values (−0 and +0, and all NaNs,
