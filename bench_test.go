@@ -9,8 +9,9 @@ import (
 )
 
 // renewEvery is the number of generations after which the generation
-// benchmarks start a fresh optimizer (New's few allocations, spread over the
-// generations, round to 0 allocs/op): with every stop off, a long
+// benchmarks start a fresh optimizer (New's allocations, spread over the
+// generations, show as a few B/op and round to 0 allocs/op; TestAllocs
+// checks that a generation allocates nothing): with every stop off, a long
 // run drifts (the sphere converges, random selection makes σ and A random
 // walks) until the state is subnormal or huge, and then the benchmark would
 // time the slow arithmetic of degenerate numbers instead of a generation.
