@@ -105,10 +105,10 @@ type Config struct {
 	TolFunHist int
 	// TolX stops the run when σ·max_i ‖A_i‖ (A_i the rows of A, so ‖A_i‖ is
 	// √C_ii) is below TolX; 0 turns it off. DefaultConfig: 1e-11. The row
-	// norms cost a pass over A, so they are computed exactly every
-	// generation up to n = 16 and every ⌈n/16⌉-th generation above; in
+	// norms cost a pass over A, so they are computed exactly every 4th
+	// generation up to n = 64 and every ⌈n/16⌉-th generation above; in
 	// between, an upper bound kept in O(n) per generation is tested (so the
-	// stop is never early, and at most ⌈n/16⌉ − 1 generations late).
+	// stop is never early, and at most max(3, ⌈n/16⌉ − 1) generations late).
 	TolX float64
 	// MaxCondition stops the run when (max_i ‖A_i‖ / min_i ‖A_i‖)², a lower
 	// bound of the condition number of C = A·Aᵀ, exceeds it; 0 turns it off.
