@@ -33,6 +33,7 @@ package kernel
 
 import (
 	"math"
+	"math/bits"
 	"unsafe"
 )
 
@@ -439,9 +440,11 @@ func WeightedSum(dst, w, x []float64, n int, rows []int) {
 	if n == 0 {
 		return // every row is empty
 	}
-	nx := len(x) / n
 	for _, r := range rows[:len(w)] {
-		if r < 0 || r >= nx {
+		// Row r is x[r*n : (r+1)*n]; no division (this runs every
+		// generation, and at small n a division is a noticeable cost).
+		hi, lo := bits.Mul64(uint64(r)+1, uint64(n))
+		if r < 0 || hi != 0 || lo > uint64(len(x)) {
 			panic("kernel: row out of range")
 		}
 	}
@@ -449,16 +452,26 @@ func WeightedSum(dst, w, x []float64, n int, rows []int) {
 	if overlaps(dst, x) || overlaps(dst, w) {
 		panic("kernel: dst overlaps x or w")
 	}
-	clear(dst)
-	for i, wi := range w {
-		r := rows[i]
-		axpby(wi, x[r*n:r*n+n], 1, dst)
+	// One call per block of columns, so that a call does at most about
+	// vecBlock multiply-adds (assembly is not preempted).
+	cols := n
+	if hi, lo := bits.Mul64(uint64(n), uint64(len(w))); hi != 0 || lo > vecBlock {
+		cols = max(wsBlockCols, vecBlock/len(w)&^(wsBlockCols-1))
+	}
+	for c0 := 0; c0 < n; c0 += cols {
+		weightedSum(dst[c0:min(n, c0+cols)], w, x[c0:], n, rows)
 	}
 }
 
-// mulOverflows reports whether a·b overflows int, for a, b ≥ 0.
+// wsBlockCols is the widest column block of the weighted-sum kernels (a
+// power of 2): column blocks of WeightedSum are multiples of it.
+const wsBlockCols = 32
+
+// mulOverflows reports whether a·b overflows int, for a, b ≥ 0 (without a
+// division: the entry points check sizes on every call).
 func mulOverflows(a, b int) bool {
-	return a > 0 && b > math.MaxInt/a
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	return hi != 0 || lo > math.MaxInt
 }
 
 // overlaps reports whether the memory of a and b overlaps.

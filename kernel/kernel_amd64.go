@@ -15,6 +15,8 @@ func init() {
 
 func mulVecs(y, a []float64, n int, x []float64, k int) {
 	switch {
+	case useSmall(n):
+		mulVecsSmall(y, a, n, x, k)
 	case !useAVX2 || n < tileRows:
 		mulVecsGeneric(y, a, n, x, k)
 	case usePanels(n, k):
@@ -135,6 +137,17 @@ func axpby(alpha float64, x []float64, beta float64, y []float64) {
 	}
 }
 
+func weightedSum(dst, w, x []float64, n int, rows []int) {
+	switch {
+	case useAVX512:
+		weightedSumAVX512(dst, w, x, n, rows)
+	case useAVX2:
+		weightedSumAVX2(dst, w, x, n, rows)
+	default:
+		weightedSumGeneric(dst, w, x, n, rows)
+	}
+}
+
 func scale(alpha float64, x []float64) {
 	switch {
 	case useAVX512:
@@ -240,6 +253,22 @@ func axpbyAVX512(alpha float64, x []float64, beta float64, y []float64)
 //
 //go:noescape
 func axpbyAVX2(alpha float64, x []float64, beta float64, y []float64)
+
+// weightedSumAVX512 computes, for j < len(dst), the chain of fused
+// multiply-adds
+//
+//	dst[j] = fma(w[m−1], x[rows[m−1]*n+j], … fma(w[0], x[rows[0]*n+j], 0))
+//
+// m = len(w): the bits of the axpby chain, in one call. len(dst) ≥ 1,
+// len(rows) ≥ m, and row rows[i] of x (n apart) has ≥ len(dst) elements.
+//
+//go:noescape
+func weightedSumAVX512(dst, w, x []float64, n int, rows []int)
+
+// weightedSumAVX2 is weightedSumAVX512 with AVX2 and FMA.
+//
+//go:noescape
+func weightedSumAVX2(dst, w, x []float64, n int, rows []int)
 
 // scaleAVX512 computes x[i] = α·x[i].
 //

@@ -1384,3 +1384,216 @@ rk4_terms:
 	JNZ  rk4_group
 	VZEROUPPER
 	RET
+
+// ---------------------------------------------------------------------------
+// WeightedSum in one call: the chain of axpby calls of the generic path,
+// dst = fma(w[m−1], x_{m−1}, … fma(w[0], x_0, 0)), but with the column loop
+// outside the row loop, so a block of dst stays in registers across the m
+// rows and there is one call instead of m.
+
+// WS_ROW sets AX to the address of row rows[DX] of x at the current block
+// (x at R11, the row stride n·8 in R8, rows at R10) and Zw (Yw) to w[DX]
+// broadcast (w at SI).
+#define WS_ROW(zw) \
+	MOVQ         (R10)(DX*8), AX \
+	IMULQ        R8, AX          \
+	ADDQ         R11, AX         \
+	VBROADCASTSD (SI)(DX*8), zw
+
+// func weightedSumAVX512(dst, w, x []float64, n int, rows []int)
+// Requires: AVX512F
+//
+//	for j < len(dst): dst[j] = fma(w[m−1], x[rows[m−1]*n+j], … fma(w[0], x[rows[0]*n+j], 0))
+//
+// m = len(w) ≥ 0, len(dst) ≥ 1, rows valid (WeightedSum checks them):
+// 32 columns at a time in 4 accumulators, then 8, then a masked tail.
+TEXT ·weightedSumAVX512(SB), NOSPLIT, $0-104
+	MOVQ dst_base+0(FP), DI
+	MOVQ dst_len+8(FP), CX
+	MOVQ w_base+24(FP), SI
+	MOVQ w_len+32(FP), R9
+	MOVQ x_base+48(FP), R11
+	MOVQ n+72(FP), R8
+	SHLQ $3, R8
+	MOVQ rows_base+80(FP), R10
+
+	MOVQ CX, BX
+	SHRQ $5, BX
+	JZ   ws512_eights
+
+ws512_block32:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	XORQ   DX, DX
+	TESTQ  R9, R9
+	JZ     ws512_store32
+
+ws512_rows32:
+	WS_ROW(Z8)
+	VFMADD231PD (AX), Z8, Z0
+	VFMADD231PD 64(AX), Z8, Z1
+	VFMADD231PD 128(AX), Z8, Z2
+	VFMADD231PD 192(AX), Z8, Z3
+	INCQ        DX
+	CMPQ        DX, R9
+	JNE         ws512_rows32
+
+ws512_store32:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	ADDQ    $256, DI
+	ADDQ    $256, R11
+	DECQ    BX
+	JNZ     ws512_block32
+
+ws512_eights:
+	MOVQ CX, BX
+	SHRQ $3, BX
+	ANDQ $3, BX
+	JZ   ws512_tail
+
+ws512_block8:
+	VPXORQ Z0, Z0, Z0
+	XORQ   DX, DX
+	TESTQ  R9, R9
+	JZ     ws512_store8
+
+ws512_rows8:
+	WS_ROW(Z8)
+	VFMADD231PD (AX), Z8, Z0
+	INCQ        DX
+	CMPQ        DX, R9
+	JNE         ws512_rows8
+
+ws512_store8:
+	VMOVUPD Z0, (DI)
+	ADDQ    $64, DI
+	ADDQ    $64, R11
+	DECQ    BX
+	JNZ     ws512_block8
+
+ws512_tail:
+	ANDQ $7, CX
+	JZ   ws512_done
+	LOAD_TAIL_MASK_K
+	VPXORQ Z0, Z0, Z0
+	XORQ   DX, DX
+	TESTQ  R9, R9
+	JZ     ws512_storetail
+
+ws512_rowstail:
+	WS_ROW(Z8)
+	VMOVUPD.Z   (AX), K1, Z1
+	VFMADD231PD Z1, Z8, Z0
+	INCQ        DX
+	CMPQ        DX, R9
+	JNE         ws512_rowstail
+
+ws512_storetail:
+	VMOVUPD Z0, K1, (DI)
+
+ws512_done:
+	VZEROUPPER
+	RET
+
+// func weightedSumAVX2(dst, w, x []float64, n int, rows []int)
+// Requires: AVX2, FMA
+//
+// weightedSumAVX512 with 16 columns at a time, then 4, then a masked tail
+// of 1 to 3 (VMASKMOVPD loads and stores nothing outside the mask).
+TEXT ·weightedSumAVX2(SB), NOSPLIT, $0-104
+	MOVQ dst_base+0(FP), DI
+	MOVQ dst_len+8(FP), CX
+	MOVQ w_base+24(FP), SI
+	MOVQ w_len+32(FP), R9
+	MOVQ x_base+48(FP), R11
+	MOVQ n+72(FP), R8
+	SHLQ $3, R8
+	MOVQ rows_base+80(FP), R10
+
+	MOVQ CX, BX
+	SHRQ $4, BX
+	JZ   ws256_fours
+
+ws256_block16:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	XORQ   DX, DX
+	TESTQ  R9, R9
+	JZ     ws256_store16
+
+ws256_rows16:
+	WS_ROW(Y8)
+	VFMADD231PD (AX), Y8, Y0
+	VFMADD231PD 32(AX), Y8, Y1
+	VFMADD231PD 64(AX), Y8, Y2
+	VFMADD231PD 96(AX), Y8, Y3
+	INCQ        DX
+	CMPQ        DX, R9
+	JNE         ws256_rows16
+
+ws256_store16:
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	ADDQ    $128, DI
+	ADDQ    $128, R11
+	DECQ    BX
+	JNZ     ws256_block16
+
+ws256_fours:
+	MOVQ CX, BX
+	SHRQ $2, BX
+	ANDQ $3, BX
+	JZ   ws256_tail
+
+ws256_block4:
+	VXORPD Y0, Y0, Y0
+	XORQ   DX, DX
+	TESTQ  R9, R9
+	JZ     ws256_store4
+
+ws256_rows4:
+	WS_ROW(Y8)
+	VFMADD231PD (AX), Y8, Y0
+	INCQ        DX
+	CMPQ        DX, R9
+	JNE         ws256_rows4
+
+ws256_store4:
+	VMOVUPD Y0, (DI)
+	ADDQ    $32, DI
+	ADDQ    $32, R11
+	DECQ    BX
+	JNZ     ws256_block4
+
+ws256_tail:
+	ANDQ $3, CX
+	JZ   ws256_done
+	LOAD_TAIL_MASK_Y(CX, AX, Y2)
+	VXORPD Y0, Y0, Y0
+	XORQ   DX, DX
+	TESTQ  R9, R9
+	JZ     ws256_storetail
+
+ws256_rowstail:
+	WS_ROW(Y8)
+	VMASKMOVPD  (AX), Y2, Y1
+	VFMADD231PD Y1, Y8, Y0
+	INCQ        DX
+	CMPQ        DX, R9
+	JNE         ws256_rowstail
+
+ws256_storetail:
+	VMASKMOVPD Y0, Y2, (DI)
+
+ws256_done:
+	VZEROUPPER
+	RET

@@ -69,6 +69,14 @@ func axpby(alpha float64, x []float64, beta float64, y []float64) {
 	axpbyNEON(alpha, x, beta, y)
 }
 
+func weightedSum(dst, w, x []float64, n int, rows []int) {
+	if !useNEON {
+		weightedSumGeneric(dst, w, x, n, rows)
+		return
+	}
+	weightedSumNEON(dst, w, x, n, rows)
+}
+
 func scale(alpha float64, x []float64) {
 	if !useNEON {
 		scaleGeneric(alpha, x)
@@ -134,6 +142,17 @@ func dotNEON(x, y []float64) float64
 //
 //go:noescape
 func axpbyNEON(alpha float64, x []float64, beta float64, y []float64)
+
+// weightedSumNEON computes, for j < len(dst), the chain of fused
+// multiply-adds
+//
+//	dst[j] = fma(w[m−1], x[rows[m−1]*n+j], … fma(w[0], x[rows[0]*n+j], 0))
+//
+// m = len(w): the bits of the axpby chain, in one call. len(dst) ≥ 1,
+// len(rows) ≥ m, and row rows[i] of x (n apart) has ≥ len(dst) elements.
+//
+//go:noescape
+func weightedSumNEON(dst, w, x []float64, n int, rows []int)
 
 // scaleNEON computes x[i] = α·x[i].
 //

@@ -636,3 +636,98 @@ next:
 	SUBS $1, ROWS
 	BNE  row
 	RET
+
+// WS_START points PCT at w, PQ at rows and sets TCNT = m for one block of
+// columns of weightedSumNEON.
+#define WS_START \
+	MOVD PP, PCT;   \
+	MOVD ROWS, PQ;  \
+	MOVD K, TCNT
+
+// WS_ROW points PX0 at the next row of x at the current block (PX0 = PX1 +
+// rows[i]·n·8) and sets S = [w_i, w_i].
+#define WS_ROW \
+	MOVD.P  8(PQ), TMP;               \
+	MADD    STRIDE, PX1, TMP, PX0;    \
+	VLD1R.P 8(PCT), [S.D2]
+
+// func weightedSumNEON(dst, w, x []float64, n int, rows []int)
+//
+//	for j < len(dst): dst[j] = fma(w[m−1], x[rows[m−1]*n+j], … fma(w[0], x[rows[0]*n+j], 0))
+//
+// m = len(w): 8 columns at a time in 4 accumulators, then pairs, then the
+// last column of an odd length.
+TEXT ·weightedSumNEON(SB), NOSPLIT, $0-104
+	MOVD dst_base+0(FP), PY
+	MOVD dst_len+8(FP), N
+	MOVD w_base+24(FP), PP
+	MOVD w_len+32(FP), K
+	MOVD x_base+48(FP), PX1
+	MOVD n+72(FP), STRIDE
+	LSL  $3, STRIDE
+	MOVD rows_base+80(FP), ROWS
+	LSR  $3, N, CNT
+	CBZ  CNT, ws_pairs
+
+ws_block8:
+	ZERO4(T0, T1, T2, T3)
+	WS_START
+	CBZ TCNT, ws_store8
+
+ws_rows8:
+	WS_ROW
+	VLD1  (PX0), [X0.D2, X1.D2, X2.D2, X3.D2]
+	VFMLA S.D2, X0.D2, T0.D2
+	VFMLA S.D2, X1.D2, T1.D2
+	VFMLA S.D2, X2.D2, T2.D2
+	VFMLA S.D2, X3.D2, T3.D2
+	SUBS  $1, TCNT
+	BNE   ws_rows8
+
+ws_store8:
+	VST1.P [T0.D2, T1.D2, T2.D2, T3.D2], 64(PY)
+	ADD    $64, PX1
+	SUBS   $1, CNT
+	BNE    ws_block8
+
+ws_pairs:
+	AND $7, N, CNT
+	LSR $1, CNT
+	CBZ CNT, ws_odd
+
+ws_block2:
+	VEOR T0.B16, T0.B16, T0.B16
+	WS_START
+	CBZ  TCNT, ws_store2
+
+ws_rows2:
+	WS_ROW
+	VLD1  (PX0), [X0.D2]
+	VFMLA S.D2, X0.D2, T0.D2
+	SUBS  $1, TCNT
+	BNE   ws_rows2
+
+ws_store2:
+	VST1.P [T0.D2], 16(PY)
+	ADD    $16, PX1
+	SUBS   $1, CNT
+	BNE    ws_block2
+
+ws_odd:
+	TBZ  $0, N, ws_done
+	VEOR T0.B16, T0.B16, T0.B16
+	WS_START
+	CBZ  TCNT, ws_storeodd
+
+ws_rowsodd:
+	WS_ROW
+	FMOVD  (PX0), FX0
+	FMADDD FS, FC00, FX0, FC00 // FC00 += FX0·w_i
+	SUBS   $1, TCNT
+	BNE    ws_rowsodd
+
+ws_storeodd:
+	FMOVD FC00, (PY)
+
+ws_done:
+	RET

@@ -125,3 +125,17 @@ func normScaled(x []float64) float64 {
 	}
 	return scale * math.Sqrt(ssq)
 }
+
+// weightedSumGeneric computes, for j < len(dst),
+//
+//	dst[j] = Σ_{i < len(w)} w[i]·x[rows[i]*n+j]
+//
+// as a chain of axpby calls, row by row (rows valid: WeightedSum checks).
+func weightedSumGeneric(dst, w, x []float64, n int, rows []int) {
+	clear(dst)
+	m := len(dst)
+	for i, wi := range w {
+		r := rows[i]
+		axpbyGeneric(wi, x[r*n:r*n+m], 1, dst)
+	}
+}
