@@ -12,9 +12,14 @@ import (
 func TestRank(t *testing.T) {
 	inf, nan := math.Inf(1), math.NaN()
 	vals := []float64{nan, inf, -inf, 0, math.Copysign(0, -1), 1, -1, 1e308, -1e308, 5e-324}
+	// Values a few units in the last place apart: their keys agree but for
+	// the low bits that rank packs the index into.
+	for _, d := range []uint64{1, 2, 5, 63, 64, 65} {
+		vals = append(vals, math.Float64frombits(math.Float64bits(1)+d), -math.Float64frombits(math.Float64bits(1)+d))
+	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for trial := 0; trial < 2000; trial++ {
-		lam := 2 + rng.IntN(100) // both sides of insertionMax
+		lam := 2 + rng.IntN(100) // both sides of countRankMax
 		fit := make([]float64, lam)
 		for i := range fit {
 			if rng.IntN(3) == 0 {

@@ -168,3 +168,7 @@ func updateMulVecs(y, a []float64, n int, alpha, beta float64, p, v, x []float64
 func ziggurat(z []float64, s *[4 * ZigLanes]uint64, ratio, x *[256]float64, rej []uint64) (acc, nrej int) {
 	return zigguratGeneric(z, s, ratio, x, rej)
 }
+
+// countLess has no NEON path: the generic loop has no branch to mispredict,
+// and populations are small.
+func countLess(dst []int, keys []int64) { countLessGeneric(dst, keys) }

@@ -33,3 +33,5 @@ func ziggurat(z []float64, s *[4 * ZigLanes]uint64, ratio, x *[256]float64, rej 
 }
 
 func weightedSum(dst, w, x []float64, n int, rows []int) { weightedSumGeneric(dst, w, x, n, rows) }
+
+func countLess(dst []int, keys []int64) { countLessGeneric(dst, keys) }
