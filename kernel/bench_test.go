@@ -19,7 +19,7 @@ import (
 
 // benchSizes are the dimensions of the benchmarks (63: not a multiple of the
 // SIMD width).
-var benchSizes = []int{16, 63, 64, 256, 1024, 4096}
+var benchSizes = []int{8, 16, 63, 64, 256, 1024, 4096}
 
 // lambda is the paper's population size 4+⌊3 ln n⌋.
 func lambda(n int) int { return 4 + int(3*math.Log(float64(n))) }
@@ -185,5 +185,26 @@ func BenchmarkUpdateMulVecs(b *testing.B) {
 				})
 			})
 		}
+	}
+}
+
+// BenchmarkCountLess ranks a population's keys: λ = 6, 10, 14, 24 and 64,
+// random keys (the comparisons have no branch, so one set suffices).
+func BenchmarkCountLess(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 7))
+	for _, k := range []int{6, 10, 14, 24, 64} {
+		keys, dst := make([]int64, k), make([]int, k)
+		for i := range keys {
+			keys[i] = int64(r.Uint64())
+		}
+		b.Run(fmt.Sprintf("k=%d", k), func(b *testing.B) {
+			benchPaths(b, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					CountLess(dst, keys)
+				}
+				b.ReportMetric(float64(k*k)*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "cmp/ns")
+			})
+		})
 	}
 }
