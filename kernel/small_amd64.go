@@ -2,16 +2,17 @@
 
 package kernel
 
-// MulVecs for n ≤ 8 on AVX-512 (small_amd64.s): one call for all vectors,
-// A held in registers. At n = 8 with the paper's λ = 10 it replaces four
-// calls of the whole-row tiles, each with horizontal sums.
+// MulVecs for n ≤ 16 on AVX-512 (small_amd64.s): one call for all vectors,
+// blocks of 8 rows of A held in registers. At n = 8 with the paper's
+// λ = 10 it replaces four calls of the whole-row tiles, each with
+// horizontal sums (eight at n = 16).
 
-// smallMaxN is the largest n of mulVecsSmallAVX512: a row in one register.
-const smallMaxN = 8
+// smallMaxN is the largest n of mulVecsSmallAVX512: a row in two registers.
+const smallMaxN = 16
 
 // smallVecs bounds the vectors of one assembly call (assembly is not
-// preempted): at most 8·8·smallVecs = 32768 multiply-adds a call.
-const smallVecs = 512
+// preempted): at most 16·16·smallVecs = 65536 multiply-adds a call.
+const smallVecs = 256
 
 // useSmall reports whether MulVecs runs on mulVecsSmallAVX512.
 func useSmall(n int) bool { return useAVX512 && n <= smallMaxN }
@@ -28,7 +29,7 @@ func mulVecsSmall(y, a []float64, n int, x []float64, k int) {
 //
 //	y[j*n+r] = fma(a[r*n+n−1], x[j*n+n−1], … fma(a[r*n+1], x[j*n+1], a[r*n]·x[j*n]))
 //
-// (the columns in order, one rounding each). 1 ≤ n ≤ 8, k ≥ 1,
+// (the columns in order, one rounding each). 1 ≤ n ≤ 16, k ≥ 1,
 // len(a) ≥ n·n, len(x) ≥ k·n, len(y) ≥ k·n.
 //
 //go:noescape
