@@ -50,3 +50,16 @@ func ExampleWeightedSum() {
 	fmt.Printf("%.3g\n", dst)
 	// Output: [2.75 3.5]
 }
+
+func ExampleCountLess() {
+	// The rank of each key among distinct keys: how many are smaller.
+	keys := []int64{30, -5, 12, 7}
+	rank := make([]int, len(keys))
+	kernel.CountLess(rank, keys)
+	order := make([]int64, len(keys))
+	for i, r := range rank {
+		order[r] = keys[i]
+	}
+	fmt.Println(rank, order)
+	// Output: [3 0 2 1] [-5 7 12 30]
+}

@@ -3,18 +3,19 @@
 #include "textflag.h"
 #include "transpose_amd64.h"
 
-// MulVecs for n ≤ 16 on AVX-512, in blocks of up to 8 rows of A: a block
-// is loaded once per call, one row per register (columns 0-7, then 8-15),
-// and transposed so that one register holds column c of the block's rows
-// (Z24-Z31: columns 0-7, Z16-Z23: columns 8-15). Then the block's part of
-// y_j is Σ_c A[rows, c]·x_j[c], a chain of n multiply-adds with x_j[c]
-// broadcast from memory and one masked store per vector. No horizontal
-// sums, and one call for all k vectors.
+// MulVecs for small n on AVX-512, in blocks of up to 8 rows and 16 columns
+// of A: a block is loaded once per call, one row per register (columns 0-7
+// of the block, then 8-15), and transposed so that one register holds a
+// column of the block's rows (Z24-Z31: the block's columns 0-7, Z16-Z23:
+// 8-15). Then the block's part of y_j is Σ_c A[rows, c]·x_j[c], a chain of
+// multiply-adds with x_j[c] broadcast from memory, continued from the part
+// of the block to the left (loaded from y) and stored under a mask. No
+// horizontal sums, and one call for all k vectors.
 //
-// Registers: SI the block's row, R8 n·8, R9 the rows of the block, R10 the
-// first row of the block, CX n, BX vectors left, DI x_j, DX the block's part
-// of y_j, K1 columns 0-7 (min(n, 8) lanes), K3 columns 8-15 (n − 8 lanes),
-// K2 the block's rows.
+// Registers: R10 the block's first row, R12 its first column, CX its width
+// (≤ 16), R9 its rows (≤ 8), R11 n, R8 n·8, BX vectors left, DI x_j at the
+// block's first column, DX y_j at the block's first row, SI and AX scratch;
+// K2 the block's rows, K1 its columns 0-7, K3 its columns 8-15.
 
 // SMALL_ROW loads row r of the block (at SI, rows R8 bytes apart) into zr,
 // masked by kc, when r < R9; after the last row it jumps to loaded.
@@ -24,8 +25,9 @@
 	VMOVUPD.Z (SI), kc, zr  \
 	ADDQ      R8, SI
 
-// SMALL_ROWS loads the block's rows 0 to R9−1, columns off/8 on, into
-// Z0-Z7 (the others zero) and transposes them into Z24-Z31.
+// SMALL_ROWS loads the block's rows, columns off/8 to off/8+7 of the block
+// (masked by kc), into Z0-Z7 (the rows past R9 zero) and transposes them
+// into Z24-Z31.
 #define SMALL_ROWS(off, kc, loaded) \
 	VPXORQ    Z1, Z1, Z1            \
 	VPXORQ    Z2, Z2, Z2            \
@@ -36,8 +38,8 @@
 	VPXORQ    Z7, Z7, Z7            \
 	MOVQ      R10, SI               \
 	IMULQ     R8, SI                \
+	LEAQ      off(SI)(R12*8), SI    \
 	ADDQ      a_base+24(FP), SI     \
-	ADDQ      $off, SI              \
 	VMOVUPD.Z (SI), kc, Z0          \
 	ADDQ      R8, SI                \
 	SMALL_ROW(1, Z1, kc, loaded)    \
@@ -50,62 +52,66 @@
 loaded:                             \
 	TRANSPOSE8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
 
-// SMALL_TERM adds column c (in zc) times x_j[c] (at DI) to Z0; after the
-// last column it jumps to store.
+// SMALL_TERM adds the block's column c (in zc) times x_j at the block's
+// column c (at DI) to Z0; after the block's last column it jumps to store.
 #define SMALL_TERM(c, zc, store) \
 	CMPQ             CX, $c \
 	JLE              store  \
 	VFMADD231PD.BCST (c*8)(DI), zc, Z0
+
+// MASK sets the opmask k to the low r lanes (r ≤ 16 in a general register
+// other than CX); AX is scratch, CX is kept.
+#define MASK(r, k) \
+	XCHGQ r, CX  \
+	MOVQ  $1, AX \
+	SHLQ  CX, AX \
+	DECQ  AX     \
+	KMOVW AX, k  \
+	XCHGQ r, CX
 
 // func mulVecsSmallAVX512(y, a []float64, n int, x []float64, k int)
 // Requires: AVX512F
 //
 //	for j < k, r < n: y[j*n+r] = fma(a[r*n+n−1], x[j*n+n−1], … fma(a[r*n+1], x[j*n+1], a[r*n]·x[j*n]))
 //
-// 1 ≤ n ≤ 16, k ≥ 1, len(a) ≥ n·n, len(x), len(y) ≥ k·n.
+// n ≥ 1, k ≥ 1, len(a) ≥ n·n, len(x), len(y) ≥ k·n.
 TEXT ·mulVecsSmallAVX512(SB), NOSPLIT, $0-88
-	MOVQ n+48(FP), CX
-	MOVQ CX, R8
+	MOVQ n+48(FP), R11
+	MOVQ R11, R8
 	SHLQ $3, R8           // bytes per row of A and per vector
-	MOVQ CX, R11          // K1 = min(n, 8) lanes, K3 = n − 8 lanes
-	CMPQ R11, $8
-	JLE  small_k1
-	MOVQ $8, R11
+	XORQ R10, R10
 
-small_k1:
-	MOVQ CX, DX
-	MOVQ R11, CX
-	MOVQ $1, AX
-	SHLQ CX, AX
-	DECQ AX
-	KMOVW AX, K1
-	MOVQ DX, CX
-	SUBQ R11, DX          // n − 8 (or 0)
-	XCHGQ DX, CX
-	MOVQ $1, AX
-	SHLQ CX, AX
-	DECQ AX
-	KMOVW AX, K3
-	MOVQ DX, CX           // CX = n again
-	XORQ R10, R10         // the block's first row
-
-small_block:
-	MOVQ CX, R9           // R9 = min(8, n − R10) rows, K2 their lanes
+small_block_rows:
+	MOVQ R11, R9          // R9 = min(8, n − R10) rows, K2 their lanes
 	SUBQ R10, R9
 	CMPQ R9, $8
 	JLE  small_rows
 	MOVQ $8, R9
 
 small_rows:
-	MOVQ  CX, DX
-	MOVQ  R9, CX
-	MOVQ  $1, AX
-	SHLQ  CX, AX
-	DECQ  AX
-	KMOVW AX, K2
-	MOVQ  DX, CX
-	CMPQ  CX, $8
-	JLE   small_low
+	MASK(R9, K2)
+	XORQ R12, R12
+
+small_block:
+	MOVQ R11, CX          // CX = min(16, n − R12) columns
+	SUBQ R12, CX
+	CMPQ CX, $16
+	JLE  small_cols
+	MOVQ $16, CX
+
+small_cols:
+	MOVQ CX, R13          // K1 = min(8, CX) lanes, K3 = CX − 8 lanes
+	CMPQ R13, $8
+	JLE  small_k1
+	MOVQ $8, R13
+
+small_k1:
+	MASK(R13, K1)
+	CMPQ CX, $8
+	JLE  small_low
+	MOVQ CX, R13
+	SUBQ $8, R13
+	MASK(R13, K3)
 	SMALL_ROWS(64, K3, small_high_loaded)
 	VMOVAPD Z24, Z16
 	VMOVAPD Z25, Z17
@@ -119,10 +125,12 @@ small_rows:
 small_low:
 	SMALL_ROWS(0, K1, small_low_loaded)
 	MOVQ x_base+56(FP), DI
-	MOVQ R10, DX
-	SHLQ $3, DX
-	ADDQ y_base+0(FP), DX
+	LEAQ (DI)(R12*8), DI
+	MOVQ y_base+0(FP), DX
+	LEAQ (DX)(R10*8), DX
 	MOVQ k+80(FP), BX
+	TESTQ R12, R12
+	JNZ  small_vec_more
 
 small_vec:
 	VMULPD.BCST (DI), Z24, Z0
@@ -148,8 +156,41 @@ small_store:
 	ADDQ    R8, DX
 	DECQ    BX
 	JNZ     small_vec
-	ADDQ    $8, R10
-	CMPQ    R10, CX
-	JLT     small_block
+	JMP     small_next
+
+	// A block right of the first: the chain goes on from y.
+small_vec_more:
+	VMOVUPD.Z   (DX), K2, Z0
+	VFMADD231PD.BCST (DI), Z24, Z0
+	SMALL_TERM(1, Z25, small_store_more)
+	SMALL_TERM(2, Z26, small_store_more)
+	SMALL_TERM(3, Z27, small_store_more)
+	SMALL_TERM(4, Z28, small_store_more)
+	SMALL_TERM(5, Z29, small_store_more)
+	SMALL_TERM(6, Z30, small_store_more)
+	SMALL_TERM(7, Z31, small_store_more)
+	SMALL_TERM(8, Z16, small_store_more)
+	SMALL_TERM(9, Z17, small_store_more)
+	SMALL_TERM(10, Z18, small_store_more)
+	SMALL_TERM(11, Z19, small_store_more)
+	SMALL_TERM(12, Z20, small_store_more)
+	SMALL_TERM(13, Z21, small_store_more)
+	SMALL_TERM(14, Z22, small_store_more)
+	SMALL_TERM(15, Z23, small_store_more)
+
+small_store_more:
+	VMOVUPD Z0, K2, (DX)
+	ADDQ    R8, DI
+	ADDQ    R8, DX
+	DECQ    BX
+	JNZ     small_vec_more
+
+small_next:
+	ADDQ $16, R12
+	CMPQ R12, R11
+	JLT  small_block
+	ADDQ $8, R10
+	CMPQ R10, R11
+	JLT  small_block_rows
 	VZEROUPPER
 	RET
