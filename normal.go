@@ -33,7 +33,41 @@ var (
 	zigX     [zigLayers + 1]float64
 	zigRatio [zigLayers]float64
 	zigF     [zigLayers + 1]float64
+	zigSq    [zigLayers]squeeze
 )
+
+// squeeze bounds f(t) = exp(−t²/2) on a layer's wedge, zigX[j+1] ≤ t <
+// zigX[j], by two lines: lo0 + lo1·t ≤ f(t) ≤ hi0 + hi1·t. Where f is convex
+// (t ≥ 1) the chord is above it and the tangent at the middle below, where
+// it is concave (t ≤ 1) the other way round; the layer that holds t = 1 has
+// no bounds (lo = 0, hi = +Inf). normalSlow decides most wedge draws with
+// them and calls math.Exp only in the thin band between; the bounds are
+// widened by squeezeMargin, far more than their rounding, so the decision is
+// always the one math.Exp would make and the deviates are the same.
+type squeeze struct{ lo0, lo1, hi0, hi1 float64 }
+
+// squeezeMargin widens the squeeze (relative): its lines are computed with
+// a few roundings, 1e-16 each, and f itself by math.Exp within 1 ulp.
+const squeezeMargin = 0x1p-40
+
+// newSqueeze returns the squeeze of the wedge over [a, b].
+func newSqueeze(a, b float64) squeeze {
+	f := func(t float64) float64 { return math.Exp(-0.5 * t * t) }
+	fa, fb := f(a), f(b)
+	slope := (fb - fa) / (b - a)
+	chord0 := fa - slope*a
+	m := (a + b) / 2
+	fm := f(m)
+	tan1 := -m * fm // f'(m)
+	tan0 := fm - tan1*m
+	switch {
+	case a >= 1: // convex
+		return squeeze{lo0: tan0, lo1: tan1, hi0: chord0, hi1: slope}
+	case b <= 1: // concave
+		return squeeze{lo0: chord0, lo1: slope, hi0: tan0, hi1: tan1}
+	}
+	return squeeze{hi0: math.Inf(1)}
+}
 
 func init() {
 	f := func(x float64) float64 { return math.Exp(-0.5 * x * x) }
@@ -48,6 +82,9 @@ func init() {
 	}
 	for i := range zigF {
 		zigF[i] = f(zigX[i])
+	}
+	for j := 1; j < zigLayers; j++ {
+		zigSq[j] = newSqueeze(zigX[j+1], zigX[j])
 	}
 }
 
@@ -80,8 +117,16 @@ func normalSlow(p *xoshiro, j uint64, u float64) float64 {
 		if j == 0 {
 			return normalTail(p, u < 0)
 		}
-		// The wedge between the layer's inner rectangle and the curve.
-		if zigF[j+1]+uniform(p)*(zigF[j]-zigF[j+1]) < math.Exp(-0.5*x*x) {
+		// The wedge between the layer's inner rectangle and the curve: y
+		// under f(|x|) accepts; the squeeze decides without math.Exp
+		// unless y falls between its lines.
+		y := zigF[j+1] + uniform(p)*(zigF[j]-zigF[j+1])
+		t, sq := math.Abs(x), &zigSq[j]
+		switch {
+		case y < (sq.lo0+sq.lo1*t)*(1-squeezeMargin):
+			return x
+		case y >= (sq.hi0+sq.hi1*t)*(1+squeezeMargin):
+		case y < math.Exp(-0.5*x*x):
 			return x
 		}
 		r := p.Uint64()

@@ -260,3 +260,86 @@ func TestNormalTailShape(t *testing.T) {
 		t.Errorf("tail χ² = %.1f over %d cells, want ≤ %d", chi2, cells, 49+6*10)
 	}
 }
+
+// TestSqueeze checks that the squeeze of every layer's wedge bounds f, so
+// that normalSlow's quick decisions are the ones math.Exp would make: on a
+// grid of points across each wedge (and its ends), a quick accept must lie
+// under f and a quick reject on or above it. It also reports how many wedge
+// draws the squeeze decides (and fails if the bounds are so loose that the
+// squeeze is useless).
+func TestSqueeze(t *testing.T) {
+	decided, total := 0, 0
+	for j := 1; j < zigLayers; j++ {
+		a, b, sq := zigX[j+1], zigX[j], &zigSq[j]
+		const steps = 64
+		for it := 0; it <= steps; it++ {
+			x := a + (b-a)*float64(it)/steps
+			if it == steps {
+				x = math.Nextafter(b, 0)
+			}
+			f := math.Exp(-0.5 * x * x)
+			for iy := 0; iy <= steps; iy++ {
+				y := zigF[j+1] + float64(iy)/steps*(zigF[j]-zigF[j+1])
+				total++
+				switch {
+				case y < (sq.lo0+sq.lo1*x)*(1-squeezeMargin):
+					decided++
+					if !(y < f) {
+						t.Fatalf("layer %d, x = %v, y = %v: quick accept, but f(x) = %v", j, x, y, f)
+					}
+				case y >= (sq.hi0+sq.hi1*x)*(1+squeezeMargin):
+					decided++
+					if y < f {
+						t.Fatalf("layer %d, x = %v, y = %v: quick reject, but f(x) = %v", j, x, y, f)
+					}
+				}
+			}
+		}
+	}
+	share := float64(decided) / float64(total)
+	t.Logf("the squeeze decides %.1f %% of the wedge grid without math.Exp", 100*share)
+	if share < 0.9 {
+		t.Errorf("the squeeze decides only %.1f %% of the wedge grid", 100*share)
+	}
+}
+
+// normalSlowExp is normalSlow without the squeeze (math.Exp for every wedge
+// draw), the reference of TestSqueezeSameDeviates.
+func normalSlowExp(p *xoshiro, j uint64, u float64) float64 {
+	for {
+		x := u * zigX[j]
+		if j == 0 {
+			return normalTail(p, u < 0)
+		}
+		if zigF[j+1]+uniform(p)*(zigF[j]-zigF[j+1]) < math.Exp(-0.5*x*x) {
+			return x
+		}
+		r := p.Uint64()
+		j = r & (zigLayers - 1)
+		u = float64(int64(r)>>11) * 0x1p-52
+		if math.Abs(u) < zigRatio[j] {
+			return u * zigX[j]
+		}
+	}
+}
+
+// TestSqueezeSameDeviates checks that the squeeze changes no deviate: the
+// slow path with and without it, from the same generator states, returns
+// the same bits and leaves the same state, over 10⁶ draws that the fast
+// path rejects.
+func TestSqueezeSameDeviates(t *testing.T) {
+	p := newXoshiro(23)
+	for i := 0; i < 1_000_000; {
+		r := p.Uint64()
+		j, u := r&(zigLayers-1), kernel.ZigUniform(r)
+		if math.Abs(u) < zigRatio[j] {
+			continue // the fast path's draw
+		}
+		i++
+		q := *p
+		got, want := normalSlow(p, j, u), normalSlowExp(&q, j, u)
+		if math.Float64bits(got) != math.Float64bits(want) || *p != q {
+			t.Fatalf("draw %d (layer %d, u = %v): %v with the squeeze, %v without", i, j, u, got, want)
+		}
+	}
+}
