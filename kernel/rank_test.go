@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -85,5 +86,29 @@ func TestCountLessMisuse(t *testing.T) {
 	forEachPath(t, func(t *testing.T) {
 		mustPanic(t, "CountLess short dst", func() { CountLess(make([]int, 2), []int64{1, 2, 3}) })
 		CountLess(nil, nil) // nothing to do
+	})
+}
+
+// FuzzCountLess compares CountLess on every path with the obvious double
+// loop, for keys read from the input (8 bytes each, up to 70 keys).
+func FuzzCountLess(f *testing.F) {
+	f.Add([]byte{1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 128})
+	f.Add(make([]byte, 8*17))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		keys := make([]int64, min(len(data)/8, 70))
+		for i := range keys {
+			keys[i] = int64(binary.LittleEndian.Uint64(data[8*i:]))
+		}
+		want := countLessRef(keys)
+		dst := make([]int, len(keys))
+		eachPath(func(path string) {
+			clear(dst)
+			CountLess(dst, keys)
+			for i := range want {
+				if dst[i] != want[i] {
+					t.Fatalf("%s: dst[%d] = %d, want %d (keys %v)", path, i, dst[i], want[i], keys)
+				}
+			}
+		})
 	})
 }
