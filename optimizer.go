@@ -29,9 +29,11 @@ type Optimizer struct {
 	s     []float64
 
 	// Scratch, all allocated in New: the next mean and paths (swapped in
-	// when the update is accepted), z_w, y_w, u = A_inv·p and w = uᵀA_inv.
+	// when the update is accepted), z_w, y_w, u = A_inv·p and w = uᵀA_inv,
+	// and the row norms of A of a scan (stop.go).
 	mNew, pNew, vNew, sNew []float64
 	zw, yw, u, w           []float64
+	norms                  []float64
 
 	// The population: λ×n row-major z_i, y_i = A·z_i, x_i = m + σ·y_i, and
 	// the candidate views handed out by Ask.
@@ -161,7 +163,7 @@ func newOptimizer(cfg Config, par Params, lambda0, histCap int) *Optimizer {
 		o.m0 = make([]float64, n)
 	}
 	// One backing array for the vectors keeps them close in memory.
-	nv := 17
+	nv := 14
 	vec := make([]float64, nv*n)
 	next := func() []float64 {
 		v := vec[:n:n]
@@ -172,6 +174,7 @@ func newOptimizer(cfg Config, par Params, lambda0, histCap int) *Optimizer {
 	o.mNew, o.pNew, o.vNew, o.sNew = next(), next(), next(), next()
 	o.zw, o.yw, o.u, o.w = next(), next(), next(), next()
 	o.bestX = next()
+	o.norms = next()
 	o.a = make([]float64, n*n)
 	if cfg.Update == Cholesky {
 		o.ainv = make([]float64, n*n)

@@ -89,15 +89,35 @@ func scanEvery(n int) int { return max(4, (n+15)/16) }
 
 // scanA computes the row norms of A exactly: it sets rowA to the largest
 // and returns the smallest. A non-finite entry makes the largest non-finite.
+// A pending update is applied in the same pass (kernel.ScaleAddOuterNorms:
+// the bits of flushA and then rowNorms, reading A once instead of twice).
 func (o *Optimizer) scanA() (minRow float64) {
-	o.flushA()
-	o.rowA, minRow = rowNorms(o.a, o.n)
+	if !o.pend {
+		o.rowA, minRow = rowNorms(o.a, o.n)
+		return minRow
+	}
+	kernel.ScaleAddOuterNorms(o.a, o.n, o.pendAlpha, o.pendBeta, o.p, o.pendQ, o.norms)
+	o.pend = false
+	o.rowA, minRow = extremes(o.norms)
 	return minRow
 }
 
 // scanAInv checks A_inv (Cholesky) and resets its bound.
 func (o *Optimizer) scanAInv() {
 	o.rowAInv, _ = rowNorms(o.ainv, o.n)
+}
+
+// extremes returns the largest and the smallest of the row norms r, both
+// NaN if one is NaN (as rowNorms).
+func extremes(r []float64) (maxRow, minRow float64) {
+	minRow = math.Inf(1)
+	for _, x := range r {
+		if x != x {
+			return x, x
+		}
+		maxRow, minRow = max(maxRow, x), min(minRow, x)
+	}
+	return maxRow, minRow
 }
 
 // rowNorms returns the largest and the smallest row norm of the n×n

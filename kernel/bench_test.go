@@ -104,6 +104,34 @@ func BenchmarkScaleAddOuter(b *testing.B) {
 	}
 }
 
+// BenchmarkScaleAddOuterNorms is the stop tests' scan of A with a pending
+// update: ScaleAddOuterNorms (fused=true) against ScaleAddOuter followed by
+// Norm of every row (fused=false), which reads A twice.
+func BenchmarkScaleAddOuterNorms(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 8))
+	for _, n := range benchSizes {
+		a, p, v, norms := randSlice(r, n*n), randSlice(r, n), randSlice(r, n), make([]float64, n)
+		for _, fused := range []bool{true, false} {
+			b.Run(fmt.Sprintf("n=%d/fused=%v", n, fused), func(b *testing.B) {
+				benchPaths(b, func(b *testing.B) {
+					b.ReportAllocs()
+					b.SetBytes(int64(16 * n * n))
+					for b.Loop() {
+						if fused {
+							ScaleAddOuterNorms(a, n, 0.999, 1e-3, p, v, norms)
+							continue
+						}
+						ScaleAddOuter(a, n, 0.999, 1e-3, p, v)
+						for i := range n {
+							norms[i] = Norm(a[i*n : i*n+n])
+						}
+					}
+				})
+			})
+		}
+	}
+}
+
 // BenchmarkStream is the bandwidth reference for ScaleAddOuter: an in-place
 // scale of an array of 8·n² bytes (16·n² bytes moved), with the same path.
 func BenchmarkStream(b *testing.B) {

@@ -158,6 +158,49 @@ func MulVecTrans(y, a []float64, n int, x []float64) {
 // to the n×n row-major matrix a in one pass over A. p and v must not overlap
 // a.
 func ScaleAddOuter(a []float64, n int, alpha, beta float64, p, v []float64) {
+	a, p, v = checkScaleAddOuter(a, n, p, v)
+	if n == 0 {
+		return
+	}
+	scaleAddOuterRows(a, n, alpha, beta, p, v)
+}
+
+// ScaleAddOuterNorms is ScaleAddOuter that also sets norms[i] to the norm
+// of row i of the updated A, the same bits as Norm gives, in one pass over
+// A: each block of rows is normed while it is still in cache (ScaleAddOuter
+// and then Norm of every row read A from memory twice). The optimizer's
+// stop tests use it when they apply a pending update to compute the row
+// norms. norms must have at least n elements and must not overlap a, p or
+// v.
+func ScaleAddOuterNorms(a []float64, n int, alpha, beta float64, p, v, norms []float64) {
+	a, p, v = checkScaleAddOuter(a, n, p, v)
+	if len(norms) < n {
+		panic("kernel: short norms")
+	}
+	if n == 0 {
+		return
+	}
+	norms = norms[:n]
+	if overlaps(norms, a) || overlaps(norms, p) || overlaps(norms, v) {
+		panic("kernel: norms overlaps an input")
+	}
+	rows := max(1, normsBlock/n)
+	for i := 0; i < n; i += rows {
+		r := min(rows, n-i)
+		scaleAddOuter(a[i*n:(i+r)*n], n, r, alpha, beta, p[i:i+r], v)
+		for j := i; j < i+r; j++ {
+			norms[j] = Norm(a[j*n : j*n+n])
+		}
+	}
+}
+
+// normsBlock is the size, in elements, of the blocks of rows of
+// ScaleAddOuterNorms (16 KiB: within L1 between the update and the norms).
+const normsBlock = 2048
+
+// checkScaleAddOuter checks the arguments of ScaleAddOuter (panicking on
+// misuse) and returns a, p and v cut to n·n, n and n.
+func checkScaleAddOuter(a []float64, n int, p, v []float64) ([]float64, []float64, []float64) {
 	if n < 0 {
 		panic("kernel: negative size")
 	}
@@ -173,14 +216,11 @@ func ScaleAddOuter(a []float64, n int, alpha, beta float64, p, v []float64) {
 	if len(v) < n {
 		panic("kernel: short v")
 	}
-	if n == 0 {
-		return
-	}
 	a, p, v = a[:n*n], p[:n], v[:n]
 	if overlaps(a, p) || overlaps(a, v) {
 		panic("kernel: a overlaps p or v")
 	}
-	scaleAddOuterRows(a, n, alpha, beta, p, v)
+	return a, p, v
 }
 
 // scaleAddOuterRows is ScaleAddOuter after its checks. Each assembly call

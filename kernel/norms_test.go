@@ -1,0 +1,58 @@
+package kernel
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestScaleAddOuterNorms checks, on every path, that ScaleAddOuterNorms
+// gives the bits of ScaleAddOuter followed by Norm of every row (any two
+// NaNs equal): every n up to 70 and some across its row blocks (n > 2048
+// puts one row in a block), every kind of value, special values, unaligned
+// slices, and no write outside a or norms.
+func TestScaleAddOuterNorms(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 41))
+	ns := append(matSizes(), 2047, 2049)
+	forEachPath(t, func(t *testing.T) {
+		for i, n := range ns {
+			kind := i % numKinds
+			special := i%3 == 0
+			a := genVec(r, n*n, kind)
+			p, v := genVec(r, n, kind), genVec(r, n, kindUniform)
+			if special {
+				a, p = genSpecialVec(r, n*n, kind, 0.02), genSpecialVec(r, n, kind, 0.05)
+			}
+			alpha, beta := 1-r.Float64()/4, r.NormFloat64()
+			desc := fmt.Sprintf("n=%d kind=%s special=%v", n, kindNames[kind], special)
+
+			want := append([]float64(nil), a...)
+			ScaleAddOuter(want, n, alpha, beta, p, v)
+			wantNorms := make([]float64, n)
+			for j := range n {
+				wantNorms[j] = Norm(want[j*n : j*n+n])
+			}
+
+			ga, gn := newGuarded(r.IntN(8), n*n), newGuarded(r.IntN(8), n)
+			copy(ga.s, a)
+			ScaleAddOuterNorms(ga.s, n, alpha, beta, placed(r.IntN(8), p), placed(r.IntN(8), v), gn.s)
+			checkGuards(t, ga, "ScaleAddOuterNorms a "+desc)
+			checkGuards(t, gn, "ScaleAddOuterNorms norms "+desc)
+			if j := sameResults(ga.s, want); j >= 0 {
+				t.Fatalf("%s: a[%d] = %v, ScaleAddOuter gives %v", desc, j, ga.s[j], want[j])
+			}
+			if j := sameResults(gn.s, wantNorms); j >= 0 {
+				t.Fatalf("%s: norms[%d] = %v, Norm of the row gives %v", desc, j, gn.s[j], wantNorms[j])
+			}
+		}
+	})
+}
+
+func TestScaleAddOuterNormsMisuse(t *testing.T) {
+	a, p, v := make([]float64, 9), make([]float64, 3), make([]float64, 3)
+	mustPanic(t, "short norms", func() { ScaleAddOuterNorms(a, 3, 1, 1, p, v, make([]float64, 2)) })
+	mustPanic(t, "norms overlaps a", func() { ScaleAddOuterNorms(a, 3, 1, 1, p, v, a[6:]) })
+	mustPanic(t, "norms overlaps p", func() { ScaleAddOuterNorms(a, 3, 1, 1, p, v, p) })
+	mustPanic(t, "short a", func() { ScaleAddOuterNorms(a[:8], 3, 1, 1, p, v, make([]float64, 3)) })
+	ScaleAddOuterNorms(nil, 0, 1, 1, nil, nil, nil) // n = 0: nothing to do
+}
