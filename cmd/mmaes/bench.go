@@ -336,6 +336,10 @@ func latency(n, gens int) (med, p99, mx float64) {
 	r := newNeutral(n)
 	r.renew()
 	ts := make([]float64, gens)
+	// The table's gonum and OpenBLAS runs leave garbage: collect it now,
+	// so that no GC cycle runs beside the timed generations (which
+	// allocate nothing) on a machine with few cores.
+	runtime.GC()
 	for i := range ts {
 		if r.due() {
 			r.renew()
