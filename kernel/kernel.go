@@ -1,7 +1,8 @@
 // Package kernel holds the numerical hot paths of MMA-ES: sampling a whole
 // population through the mutation matrix (y_i = A·z_i), the fused
 // scale-plus-outer-product update A ← α·A + β·p·vᵀ and its rank-k form
-// A ← α·A + Σ_t β_t·p_t·q_tᵀ, and the vector helpers the optimizer needs.
+// A ← α·A + Σ_t β_t·p_t·q_tᵀ, the vector helpers the optimizer needs, and
+// the branch-free count that ranks a population (CountLess).
 //
 // Matrices are flat row-major []float64: an n×n matrix A is a slice of length
 // n·n with A[i][j] at a[i*n+j]. A population of k vectors of length n is a
