@@ -59,6 +59,25 @@ loaded:                             \
 	JLE              store  \
 	VFMADD231PD.BCST (c*8)(DI), zc, Z0
 
+// SMALL_TERMS adds the block's columns 1 to 15 (as far as its width CX
+// goes) to Z0, then jumps to store.
+#define SMALL_TERMS(store) \
+	SMALL_TERM(1, Z25, store) \
+	SMALL_TERM(2, Z26, store) \
+	SMALL_TERM(3, Z27, store) \
+	SMALL_TERM(4, Z28, store) \
+	SMALL_TERM(5, Z29, store) \
+	SMALL_TERM(6, Z30, store) \
+	SMALL_TERM(7, Z31, store) \
+	SMALL_TERM(8, Z16, store) \
+	SMALL_TERM(9, Z17, store) \
+	SMALL_TERM(10, Z18, store) \
+	SMALL_TERM(11, Z19, store) \
+	SMALL_TERM(12, Z20, store) \
+	SMALL_TERM(13, Z21, store) \
+	SMALL_TERM(14, Z22, store) \
+	SMALL_TERM(15, Z23, store)
+
 // MASK sets the opmask k to the low r lanes (r ≤ 16 in a general register
 // other than CX); AX is scratch, CX is kept.
 #define MASK(r, k) \
@@ -134,21 +153,7 @@ small_low:
 
 small_vec:
 	VMULPD.BCST (DI), Z24, Z0
-	SMALL_TERM(1, Z25, small_store)
-	SMALL_TERM(2, Z26, small_store)
-	SMALL_TERM(3, Z27, small_store)
-	SMALL_TERM(4, Z28, small_store)
-	SMALL_TERM(5, Z29, small_store)
-	SMALL_TERM(6, Z30, small_store)
-	SMALL_TERM(7, Z31, small_store)
-	SMALL_TERM(8, Z16, small_store)
-	SMALL_TERM(9, Z17, small_store)
-	SMALL_TERM(10, Z18, small_store)
-	SMALL_TERM(11, Z19, small_store)
-	SMALL_TERM(12, Z20, small_store)
-	SMALL_TERM(13, Z21, small_store)
-	SMALL_TERM(14, Z22, small_store)
-	SMALL_TERM(15, Z23, small_store)
+	SMALL_TERMS(small_store)
 
 small_store:
 	VMOVUPD Z0, K2, (DX)
@@ -162,21 +167,7 @@ small_store:
 small_vec_more:
 	VMOVUPD.Z   (DX), K2, Z0
 	VFMADD231PD.BCST (DI), Z24, Z0
-	SMALL_TERM(1, Z25, small_store_more)
-	SMALL_TERM(2, Z26, small_store_more)
-	SMALL_TERM(3, Z27, small_store_more)
-	SMALL_TERM(4, Z28, small_store_more)
-	SMALL_TERM(5, Z29, small_store_more)
-	SMALL_TERM(6, Z30, small_store_more)
-	SMALL_TERM(7, Z31, small_store_more)
-	SMALL_TERM(8, Z16, small_store_more)
-	SMALL_TERM(9, Z17, small_store_more)
-	SMALL_TERM(10, Z18, small_store_more)
-	SMALL_TERM(11, Z19, small_store_more)
-	SMALL_TERM(12, Z20, small_store_more)
-	SMALL_TERM(13, Z21, small_store_more)
-	SMALL_TERM(14, Z22, small_store_more)
-	SMALL_TERM(15, Z23, small_store_more)
+	SMALL_TERMS(small_store_more)
 
 small_store_more:
 	VMOVUPD Z0, K2, (DX)
