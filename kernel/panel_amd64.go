@@ -3,8 +3,9 @@
 package kernel
 
 // MulVecs on AVX-512 for large n: column panels in broadcast form
-// (panel_amd64.s). A is read once per call, each 8×kc block of it used for
-// all k vectors while it is in L1, and no horizontal sums are needed.
+// (panel_amd64.s). A is read once per call, each 8×kc block of it copied
+// into a buffer whose rows do not share L1 sets and used from there for all
+// k vectors, and no horizontal sums are needed.
 
 // usePanels reports whether MulVecs runs on the AVX-512 column panels: n
 // large enough to leave L2, and at least one register of vectors.
@@ -26,6 +27,20 @@ const panelRows = 8
 // panelPack (64 KiB, on the stack; with the 8×kc block of A it stays within
 // L1 and L2).
 const panelPack = 8192
+
+// panelACols bounds the columns of a panel, so that a copy of a tile's block
+// of A fits the rows of panelACopy.
+const panelACols = 384
+
+// panelAStride is the row stride, in float64s, of the copies of a tile's
+// block of A (APS in panel_amd64.s): 49 cache lines, an odd number, so that
+// the 8 rows of a copy fall into 8 different sets of L1 (the rows of A
+// itself share one set when n is a multiple of 64).
+const panelAStride = 392
+
+// panelACopy is the room for the two copies, the current tile's block and
+// the next one's, in float64s (49 KiB, on the stack).
+const panelACopy = 2 * panelRows * panelAStride
 
 // panelMaxLanes bounds the packed lanes of one pass: more vectors than this
 // run in batches (each batch reads A again), so that a panel keeps at least
@@ -69,12 +84,13 @@ func mulVecsPanels(y, a []float64, n int, x []float64, k int, update bool, alpha
 // (panel6AVX512), all others in tiles of 8 (panel8AVX512).
 func mulVecsPanelBatch(y, a []float64, n int, x []float64, k int, update bool, alpha, beta float64, p, v []float64) int {
 	var pack [panelPack]float64
+	var acopy [panelACopy]float64
 	var idx [8]int64
 	for l := range idx {
 		idx[l] = int64(8 * n * l)
 	}
 	kp := (k + 7) &^ 7
-	kcMax := min(n, panelPack/kp&^7)
+	kcMax := min(n, panelPack/kp&^7, panelACols)
 	z := kp / 8
 	tileRows := panelRows
 	if z%4 == 0 {
@@ -98,11 +114,11 @@ func mulVecsPanelBatch(y, a []float64, n int, x []float64, k int, update bool, a
 				pr, vc = p[r:], v[c0:]
 			}
 			if tileRows == 6 {
-				panel6AVX512(y[r:], a[r*n+c0:], pack[:kc*kp], n, nt, kc, kp, k, z/4,
+				panel6AVX512(y[r:], a[r*n+c0:], pack[:kc*kp], acopy[:], n, nt, kc, kp, k, z/4,
 					alpha, beta, pr, vc, upd)
 				continue
 			}
-			panel8AVX512(y[r:], a[r*n+c0:], pack[:kc*kp], n, nt, kc, kp, k, g3, g2, g1,
+			panel8AVX512(y[r:], a[r*n+c0:], pack[:kc*kp], acopy[:], n, nt, kc, kp, k, g3, g2, g1,
 				alpha, beta, pr, vc, upd)
 		}
 	}
@@ -133,7 +149,9 @@ func panelBlocks(z int) (g3, g2, g1 int) {
 func packPanelAVX512(xt, x []float64, idx *[8]int64, kc, kp, k int)
 
 // panel8AVX512 adds one column panel of MulVecs to y, for tiles of 8 rows
-// and blocks of vectors of 3, 2 or 1 registers (g3, g2, g1 of them):
+// and blocks of vectors of 3, 2 or 1 registers (g3, g2, g1 of them), reading
+// each tile's block of A from a copy in ap (len(ap) ≥ panelACopy, kc ≤
+// panelACols):
 //
 //	for t < tiles, r < 8, j < k:
 //		y[j*n + 8t+r] += Σ_{c<kc} a[(8t+r)*n+c]·xt[c*kp+j]
@@ -146,11 +164,11 @@ func packPanelAVX512(xt, x []float64, idx *[8]int64, kc, kp, k int)
 // unused otherwise.
 //
 //go:noescape
-func panel8AVX512(y, a, xt []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update int)
+func panel8AVX512(y, a, xt, ap []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update int)
 
 // panel6AVX512 is panel8AVX512 for tiles of 6 rows and g4 blocks of 4
 // registers (kp = 32·g4): len(a) ≥ (6·tiles−1)·n+kc, len(y) ≥
 // (k−1)·n+6·tiles, len(p) ≥ 6·tiles.
 //
 //go:noescape
-func panel6AVX512(y, a, xt []float64, n, tiles, kc, kp, k, g4 int, alpha, beta float64, p, v []float64, update int)
+func panel6AVX512(y, a, xt, ap []float64, n, tiles, kc, kp, k, g4 int, alpha, beta float64, p, v []float64, update int)

@@ -15,22 +15,48 @@
 // J loads for 8·J FMAs, and no horizontal sums are needed: the tile's sums
 // are added to y once per panel, transposed in registers 8×8 at a time so
 // that each vector's 8 rows are one load, add and store.
-// The vectors run in blocks of J = 3, 2 or 1 registers (24, 16 or 8 lanes),
-// so that the 8×kc block of A stays in L1 across the blocks of one tile.
+// The vectors run in blocks of J = 3, 2 or 1 registers (24, 16 or 8 lanes).
+//
+// The broadcasts read the tile's 8×kc block of A from a copy in ap, rows
+// APS bytes apart, not from A: when a row of A is a multiple of 512 bytes
+// (n a multiple of 64), the 8 rows of a tile fall into one set of L1 and
+// evict each other (and the next tile's rows) while they are in use; APS is
+// an odd number of cache lines, so the copy's rows fall into 8 sets. The
+// copy of the next tile's block (with the rank-one update, written back to A
+// too) is made inside this tile's first column loop, one cache line of a
+// row after each column step, so its loads and stores run in the shadow of
+// the FMAs; ap holds the two blocks, the current one and the next.
 //
 // Registers of the column loops:
-//   SI  &a[i0*n]: the tile's first row (at the panel's first column)
-//   R11 the current column of the tile's first row
-//   DI  the same column of the next tile's first row (prefetched)
-//   R8, R9, R10, R13  NBYTES, 3·NBYTES, 5·NBYTES, 7·NBYTES
+//   R11 the current column of the tile's first row in the copy (ROWP)
+//   SI  &a[i0*n]: the tile's first row in A (at the panel's first column)
+//   R8, R9, R10, R13  NBYTES, 3·NBYTES, 5·NBYTES, 7·NBYTES (rows of A)
 //   R12 the packed row xt[c] of the current block; AX its stride 8·kp
-//   CX  column steps left
-//   DX  &y[j0*n + i0]: the block's first output
-// Z29 holds α during the update; Z24-Z31 are scratch (X30 holds β
-// during the update). The sums after a block's columns use DX (&y of the
-// next vector), CX and BX (COUNT8), Z24-Z31 and, in panel6, the mask K2.
+//   CX  column steps left (or, in the copying loops, the current column of
+//       the next block's copy)
+//   DI  the same column of the next tile's first row in A (copied)
+//   DX  &y[j0*n + i0]: the block's first output (in the copying loops, saved
+//       in ysave, and DX the tile after the next one, prefetched)
+//   BX  the current column of v (copying loops with the update)
+// Z24-Z28 are the packed vectors and the broadcasts, Z29 α, Z30 a line of v
+// and Z31 the line copied; the sums after a block's columns use DX (&y of
+// the next vector), CX and BX (COUNT8), Z24-Z31 and, in panel6, the mask K2.
 
-// The 8 rows of the tile at column offset d from base.
+// APS is the row stride of the copies of A's blocks in bytes: 49 cache
+// lines, room for kc ≤ panelACols = 384 columns (panel_amd64.go).
+#define APS 3136
+
+// The 8 rows of a copied block at column offset d from base.
+#define ROWP0(d, base) d(base)
+#define ROWP1(d, base) (d+APS)(base)
+#define ROWP2(d, base) (d+2*APS)(base)
+#define ROWP3(d, base) (d+3*APS)(base)
+#define ROWP4(d, base) (d+4*APS)(base)
+#define ROWP5(d, base) (d+5*APS)(base)
+#define ROWP6(d, base) (d+6*APS)(base)
+#define ROWP7(d, base) (d+7*APS)(base)
+
+// The 8 rows of a tile of A at column offset d from base.
 #define ROW0(d, base) d(base)
 #define ROW1(d, base) d(base)(R8*1)
 #define ROW2(d, base) d(base)(R8*2)
@@ -40,40 +66,43 @@
 #define ROW6(d, base) d(base)(R9*2)
 #define ROW7(d, base) d(base)(R13*1)
 
-// PREFETCH8 asks for the current cache line of the next tile's 8 rows: the
-// next tile then finds its block of A in cache (a tile's rows are short runs
-// that the hardware prefetchers pick up late). A prefetch past the end of A
-// does not fault.
-#define PREFETCH8 \
-	PREFETCHT0 ROW0(0, DI) \
-	PREFETCHT0 ROW1(0, DI) \
-	PREFETCHT0 ROW2(0, DI) \
-	PREFETCHT0 ROW3(0, DI) \
-	PREFETCHT0 ROW4(0, DI) \
-	PREFETCHT0 ROW5(0, DI) \
-	PREFETCHT0 ROW6(0, DI) \
-	PREFETCHT0 ROW7(0, DI)
+// PREFETCH8 (PREFETCH6) asks for the current cache line of the rows of the
+// tile of A at base (the one after the tile being copied): a tile's rows
+// are short runs that the hardware prefetchers pick up late. A prefetch past
+// the end of A does not fault.
+#define PREFETCH8(base) \
+	PREFETCHT0 ROW0(0, base) \
+	PREFETCHT0 ROW1(0, base) \
+	PREFETCHT0 ROW2(0, base) \
+	PREFETCHT0 ROW3(0, base) \
+	PREFETCHT0 ROW4(0, base) \
+	PREFETCHT0 ROW5(0, base) \
+	PREFETCHT0 ROW6(0, base) \
+	PREFETCHT0 ROW7(0, base)
 
-// NEXT8 (NEXT6) points DI at the next tile's first row.
+#define PREFETCH6(base) \
+	PREFETCHT0 ROW0(0, base) \
+	PREFETCHT0 ROW1(0, base) \
+	PREFETCHT0 ROW2(0, base) \
+	PREFETCHT0 ROW3(0, base) \
+	PREFETCHT0 ROW4(0, base) \
+	PREFETCHT0 ROW5(0, base)
+
+// NEXT8 (NEXT6) points DI at the next tile's first row, AHEAD8 (AHEAD6) DX
+// at the first row of the tile after that.
 #define NEXT8 LEAQ (SI)(R8*8), DI
 #define NEXT6 LEAQ (SI)(R9*2), DI
+#define AHEAD8 LEAQ (DI)(R8*8), DX
+#define AHEAD6 LEAQ (DI)(R9*2), DX
 
-#define PREFETCH6 \
-	PREFETCHT0 ROW0(0, DI) \
-	PREFETCHT0 ROW1(0, DI) \
-	PREFETCHT0 ROW2(0, DI) \
-	PREFETCHT0 ROW3(0, DI) \
-	PREFETCHT0 ROW4(0, DI) \
-	PREFETCHT0 ROW5(0, DI)
-
-// BCAST4 multiplies the A element at addr, broadcast into zb, by the packed
-// vectors in Z24-Z27 into the accumulators c0-c3.
-#define BCAST4(addr, zb, c0, c1, c2, c3) \
-	VBROADCASTSD addr, zb    \
-	VFMADD231PD  Z24, zb, c0 \
-	VFMADD231PD  Z25, zb, c1 \
-	VFMADD231PD  Z26, zb, c2 \
-	VFMADD231PD  Z27, zb, c3
+// BCAST4 multiplies the A element at addr, broadcast into Z28, by the
+// packed vectors in Z24-Z27 into the accumulators c0-c3.
+#define BCAST4(addr, c0, c1, c2, c3) \
+	VBROADCASTSD addr, Z28    \
+	VFMADD231PD  Z24, Z28, c0 \
+	VFMADD231PD  Z25, Z28, c1 \
+	VFMADD231PD  Z26, Z28, c2 \
+	VFMADD231PD  Z27, Z28, c3
 
 // BCAST3 (BCAST2, BCAST1) multiplies the A element at addr, broadcast into
 // zb, by the packed vectors in Z24-Z26 into the accumulators c0-c2.
@@ -92,69 +121,116 @@
 	VBROADCASTSD addr, zb \
 	VFMADD231PD  Z24, zb, c0
 
-// STEP3 (STEP2, STEP1) is one column step at column offset d from R11:
-// accumulator Z(J·r+b) holds row r, lanes 8b to 8b+7 of the block.
-#define STEP3(d) \
-	VMOVUPD (R12), Z24                   \
-	VMOVUPD 64(R12), Z25                 \
-	VMOVUPD 128(R12), Z26                \
-	BCAST3(ROW0(d, R11), Z27, Z0, Z1, Z2)    \
-	BCAST3(ROW1(d, R11), Z28, Z3, Z4, Z5)    \
-	BCAST3(ROW2(d, R11), Z30, Z6, Z7, Z8)    \
-	BCAST3(ROW3(d, R11), Z31, Z9, Z10, Z11)  \
-	BCAST3(ROW4(d, R11), Z27, Z12, Z13, Z14) \
-	BCAST3(ROW5(d, R11), Z28, Z15, Z16, Z17) \
-	BCAST3(ROW6(d, R11), Z30, Z18, Z19, Z20) \
-	BCAST3(ROW7(d, R11), Z31, Z21, Z22, Z23) \
+// STEP3G (STEP2G, STEP1G) is one column step at column offset d from R11,
+// the rows addressed by r0-r7 (ROWP: the copy, ROW: A itself): accumulator
+// Z(J·r+b) holds row r, lanes 8b to 8b+7 of the block. The broadcasts
+// alternate between Z27 and Z28 (STEP4G: Z28 alone; register renaming keeps
+// them independent), leaving Z29-Z31 to the copying loops. STEP3 reads the
+// copy, STEP3A A (and so on).
+#define STEP3G(d, r0, r1, r2, r3, r4, r5, r6, r7) \
+	VMOVUPD (R12), Z24                     \
+	VMOVUPD 64(R12), Z25                   \
+	VMOVUPD 128(R12), Z26                  \
+	BCAST3(r0(d, R11), Z27, Z0, Z1, Z2)    \
+	BCAST3(r1(d, R11), Z28, Z3, Z4, Z5)    \
+	BCAST3(r2(d, R11), Z27, Z6, Z7, Z8)    \
+	BCAST3(r3(d, R11), Z28, Z9, Z10, Z11)  \
+	BCAST3(r4(d, R11), Z27, Z12, Z13, Z14) \
+	BCAST3(r5(d, R11), Z28, Z15, Z16, Z17) \
+	BCAST3(r6(d, R11), Z27, Z18, Z19, Z20) \
+	BCAST3(r7(d, R11), Z28, Z21, Z22, Z23) \
 	ADDQ AX, R12
 
-// STEP4 is the column step of the 6-row tiles: 4 registers of vectors.
-#define STEP4(d) \
-	VMOVUPD (R12), Z24                          \
-	VMOVUPD 64(R12), Z25                        \
-	VMOVUPD 128(R12), Z26                       \
-	VMOVUPD 192(R12), Z27                       \
-	BCAST4(ROW0(d, R11), Z28, Z0, Z1, Z2, Z3)     \
-	BCAST4(ROW1(d, R11), Z30, Z4, Z5, Z6, Z7)     \
-	BCAST4(ROW2(d, R11), Z31, Z8, Z9, Z10, Z11)   \
-	BCAST4(ROW3(d, R11), Z28, Z12, Z13, Z14, Z15) \
-	BCAST4(ROW4(d, R11), Z30, Z16, Z17, Z18, Z19) \
-	BCAST4(ROW5(d, R11), Z31, Z20, Z21, Z22, Z23) \
+// STEP4G is the column step of the 6-row tiles: 4 registers of vectors.
+#define STEP4G(d, r0, r1, r2, r3, r4, r5) \
+	VMOVUPD (R12), Z24                    \
+	VMOVUPD 64(R12), Z25                  \
+	VMOVUPD 128(R12), Z26                 \
+	VMOVUPD 192(R12), Z27                 \
+	BCAST4(r0(d, R11), Z0, Z1, Z2, Z3)     \
+	BCAST4(r1(d, R11), Z4, Z5, Z6, Z7)     \
+	BCAST4(r2(d, R11), Z8, Z9, Z10, Z11)   \
+	BCAST4(r3(d, R11), Z12, Z13, Z14, Z15) \
+	BCAST4(r4(d, R11), Z16, Z17, Z18, Z19) \
+	BCAST4(r5(d, R11), Z20, Z21, Z22, Z23) \
 	ADDQ AX, R12
 
-#define STEP2(d) \
-	VMOVUPD (R12), Z24              \
-	VMOVUPD 64(R12), Z25            \
-	BCAST2(ROW0(d, R11), Z27, Z0, Z1)   \
-	BCAST2(ROW1(d, R11), Z28, Z2, Z3)   \
-	BCAST2(ROW2(d, R11), Z30, Z4, Z5)   \
-	BCAST2(ROW3(d, R11), Z31, Z6, Z7)   \
-	BCAST2(ROW4(d, R11), Z27, Z8, Z9)   \
-	BCAST2(ROW5(d, R11), Z28, Z10, Z11) \
-	BCAST2(ROW6(d, R11), Z30, Z12, Z13) \
-	BCAST2(ROW7(d, R11), Z31, Z14, Z15) \
+#define STEP2G(d, r0, r1, r2, r3, r4, r5, r6, r7) \
+	VMOVUPD (R12), Z24                \
+	VMOVUPD 64(R12), Z25              \
+	BCAST2(r0(d, R11), Z27, Z0, Z1)   \
+	BCAST2(r1(d, R11), Z28, Z2, Z3)   \
+	BCAST2(r2(d, R11), Z27, Z4, Z5)   \
+	BCAST2(r3(d, R11), Z28, Z6, Z7)   \
+	BCAST2(r4(d, R11), Z27, Z8, Z9)   \
+	BCAST2(r5(d, R11), Z28, Z10, Z11) \
+	BCAST2(r6(d, R11), Z27, Z12, Z13) \
+	BCAST2(r7(d, R11), Z28, Z14, Z15) \
 	ADDQ AX, R12
 
-#define STEP1(d) \
-	VMOVUPD (R12), Z24         \
-	BCAST1(ROW0(d, R11), Z27, Z0) \
-	BCAST1(ROW1(d, R11), Z28, Z1) \
-	BCAST1(ROW2(d, R11), Z30, Z2) \
-	BCAST1(ROW3(d, R11), Z31, Z3) \
-	BCAST1(ROW4(d, R11), Z27, Z4) \
-	BCAST1(ROW5(d, R11), Z28, Z5) \
-	BCAST1(ROW6(d, R11), Z30, Z6) \
-	BCAST1(ROW7(d, R11), Z31, Z7) \
+#define STEP1G(d, r0, r1, r2, r3, r4, r5, r6, r7) \
+	VMOVUPD (R12), Z24           \
+	BCAST1(r0(d, R11), Z27, Z0)  \
+	BCAST1(r1(d, R11), Z28, Z1)  \
+	BCAST1(r2(d, R11), Z27, Z2)  \
+	BCAST1(r3(d, R11), Z28, Z3)  \
+	BCAST1(r4(d, R11), Z27, Z4)  \
+	BCAST1(r5(d, R11), Z28, Z5)  \
+	BCAST1(r6(d, R11), Z27, Z6)  \
+	BCAST1(r7(d, R11), Z28, Z7)  \
 	ADDQ AX, R12
+
+#define STEP3(d) STEP3G(d, ROWP0, ROWP1, ROWP2, ROWP3, ROWP4, ROWP5, ROWP6, ROWP7)
+#define STEP2(d) STEP2G(d, ROWP0, ROWP1, ROWP2, ROWP3, ROWP4, ROWP5, ROWP6, ROWP7)
+#define STEP1(d) STEP1G(d, ROWP0, ROWP1, ROWP2, ROWP3, ROWP4, ROWP5, ROWP6, ROWP7)
+#define STEP4(d) STEP4G(d, ROWP0, ROWP1, ROWP2, ROWP3, ROWP4, ROWP5)
+#define STEP3A(d) STEP3G(d, ROW0, ROW1, ROW2, ROW3, ROW4, ROW5, ROW6, ROW7)
+#define STEP2A(d) STEP2G(d, ROW0, ROW1, ROW2, ROW3, ROW4, ROW5, ROW6, ROW7)
+#define STEP1A(d) STEP1G(d, ROW0, ROW1, ROW2, ROW3, ROW4, ROW5, ROW6, ROW7)
+#define STEP4A(d) STEP4G(d, ROW0, ROW1, ROW2, ROW3, ROW4, ROW5)
 
 // COLUMNS runs the column loop of one block with the step macro step: 8
 // columns (one cache line of each row) at a time, then the kc mod 8 rest.
-#define COLUMNS(step, prefetch, next, loop8, rest, restloop, done) \
+#define COLUMNS(step, loop8, rest, restloop, done) \
+	MOVQ cur-192(SP), R11  \
+	MOVQ xtb-24(SP), R12   \
+	MOVQ stride-72(SP), AX \
+	MOVQ kc8-80(SP), CX    \
+	TESTQ CX, CX           \
+	JZ   rest              \
+loop8:                     \
+	step(0)                \
+	step(8)                \
+	step(16)               \
+	step(24)               \
+	step(32)               \
+	step(40)               \
+	step(48)               \
+	step(56)               \
+	ADDQ $64, R11          \
+	DECQ CX                \
+	JNZ  loop8             \
+rest:                      \
+	MOVQ kcrest-88(SP), CX \
+	TESTQ CX, CX           \
+	JZ   done              \
+restloop:                  \
+	step(0)                \
+	ADDQ $8, R11           \
+	DECQ CX                \
+	JNZ  restloop          \
+done:
+
+// COLUMNS_A is COLUMNS reading A itself (MulVecs without the update, where
+// copying costs more than the sets shared by the rows): the step macro
+// reads the tile's rows at R11, and one cache line of each row of the next
+// tile (at DI, next) is prefetched per 8 columns.
+#define COLUMNS_A(step, prefetch, next, loop8, rest, restloop, done) \
 	MOVQ SI, R11           \
 	next                   \
-	MOVQ xtb-24(SP), R12 \
+	MOVQ xtb-24(SP), R12   \
 	MOVQ stride-72(SP), AX \
-	MOVQ kc8-80(SP), CX  \
+	MOVQ kc8-80(SP), CX    \
 	TESTQ CX, CX           \
 	JZ   rest              \
 loop8:                     \
@@ -182,25 +258,214 @@ restloop:                  \
 	JNZ  restloop          \
 done:
 
-// UPDATE_ROW applies the rank-one update to 8 columns of one row at addr:
-// a = fma(s, v, α·a) with s in zs, α in Z29 and v at R12; z is scratch.
-// These are the operations of scaleAddOuterAVX512, so the bits are the same.
-#define UPDATE_ROW(addr, zs, z) \
-	VMULPD      addr, Z29, z \
-	VFMADD231PD (R12), zs, z \
-	VMOVUPD     z, addr
+// UPD_ROW updates one cache line of a row of the next tile (at arow) with
+// the rank-one update a = fma(β·p_r, v, α·a), β·p_r broadcast from the frame
+// slot bp, v in Z30, α in Z29 (the operations of scaleAddOuterAVX512, so the
+// same bits), and stores it to A and to the next block's copy (prow).
+// UPD_ROW_TAIL is UPD_ROW for the last kc mod 8 columns (mask K1; the copy's
+// lanes past kc are zero, and never read). LINE loads the line of v
+// (LINE_TAIL its first kc mod 8 columns).
+#define UPD_ROW(arow, prow, bp) \
+	VMULPD           arow, Z29, Z31 \
+	VFMADD231PD.BCST bp, Z30, Z31   \
+	VMOVUPD          Z31, arow      \
+	VMOVUPD          Z31, prow
 
-// UPDATE_ROW_TAIL is UPDATE_ROW for the masked tail (K1), v already in Z28.
-#define UPDATE_ROW_TAIL(addr, zs, z) \
-	VMOVUPD.Z   addr, K1, z \
-	VMULPD      Z29, z, z   \
-	VFMADD231PD Z28, zs, z  \
-	VMOVUPD     z, K1, addr
+#define UPD_ROW_TAIL(arow, prow, bp) \
+	VMOVUPD.Z        arow, K1, Z31 \
+	VMULPD           Z29, Z31, Z31 \
+	VFMADD231PD.BCST bp, Z30, Z31  \
+	VMOVUPD          Z31, K1, arow \
+	VMOVUPD          Z31, prow
 
-// SCALED_P sets zs to the broadcast β·p[off/8] (p at AX, β in X30).
-#define SCALED_P(off, zs, xs) \
-	VMULSD       off(AX), X30, xs \
-	VBROADCASTSD xs, zs
+#define LINE VMOVUPD (BX), Z30
+#define LINE_TAIL VMOVUPD.Z (BX), K1, Z30
+
+// COPY8 (COPY6) updates one cache line of each row of the tile at DI and
+// copies it to CX with the row macro row (UPD_ROW or UPD_ROW_TAIL).
+#define COPY8(row) \
+	row(ROW0(0, DI), ROWP0(0, CX), bp0-128(SP)) \
+	row(ROW1(0, DI), ROWP1(0, CX), bp1-136(SP)) \
+	row(ROW2(0, DI), ROWP2(0, CX), bp2-144(SP)) \
+	row(ROW3(0, DI), ROWP3(0, CX), bp3-152(SP)) \
+	row(ROW4(0, DI), ROWP4(0, CX), bp4-160(SP)) \
+	row(ROW5(0, DI), ROWP5(0, CX), bp5-168(SP)) \
+	row(ROW6(0, DI), ROWP6(0, CX), bp6-176(SP)) \
+	row(ROW7(0, DI), ROWP7(0, CX), bp7-184(SP))
+
+#define COPY6(row) \
+	row(ROW0(0, DI), ROWP0(0, CX), bp0-128(SP)) \
+	row(ROW1(0, DI), ROWP1(0, CX), bp1-136(SP)) \
+	row(ROW2(0, DI), ROWP2(0, CX), bp2-144(SP)) \
+	row(ROW3(0, DI), ROWP3(0, CX), bp3-152(SP)) \
+	row(ROW4(0, DI), ROWP4(0, CX), bp4-160(SP)) \
+	row(ROW5(0, DI), ROWP5(0, CX), bp5-168(SP))
+
+// UPDATE_BLOCK updates the whole block of the tile at SI and copies it to
+// cur, in a loop of its own: the first tile of a call, which no column loop
+// updated. copyrows is COPY8 or COPY6.
+#define UPDATE_BLOCK(copyrows, loop, tail, done) \
+	MOVQ SI, DI                     \
+	MOVQ cur-192(SP), CX            \
+	MOVQ vb-104(SP), BX             \
+	VBROADCASTSD alphal-96(SP), Z29 \
+	MOVQ kc8-80(SP), AX             \
+	TESTQ AX, AX                    \
+	JZ   tail                       \
+loop:                               \
+	LINE                            \
+	copyrows(UPD_ROW)               \
+	ADDQ $64, DI                    \
+	ADDQ $64, CX                    \
+	ADDQ $64, BX                    \
+	DECQ AX                         \
+	JNZ  loop                       \
+tail:                               \
+	CMPQ kcrest-88(SP), $0          \
+	JEQ  done                       \
+	LINE_TAIL                       \
+	copyrows(UPD_ROW_TAIL)          \
+done:
+
+// COLUMNS_UPD8 is COLUMNS for the first block of a tile that has a next
+// tile: after each column step it updates and copies one cache line of one
+// row of the next tile's block (UPD_ROW), and prefetches the tile after
+// that; the kc mod 8 last columns are done before this tile's rest steps.
+// The loop ends when R11 reaches endp.
+#define COLUMNS_UPD8(step, loop8, rest, restloop, done) \
+	COPY_SETUP(NEXT8, AHEAD8)                   \
+	JAE  rest                                   \
+loop8:                                          \
+	PREFETCH8(DX)                               \
+	LINE                                        \
+	step(0)                                     \
+	UPD_ROW(ROW0(0, DI), ROWP0(0, CX), bp0-128(SP)) \
+	step(8)                                     \
+	UPD_ROW(ROW1(0, DI), ROWP1(0, CX), bp1-136(SP)) \
+	step(16)                                    \
+	UPD_ROW(ROW2(0, DI), ROWP2(0, CX), bp2-144(SP)) \
+	step(24)                                    \
+	UPD_ROW(ROW3(0, DI), ROWP3(0, CX), bp3-152(SP)) \
+	step(32)                                    \
+	UPD_ROW(ROW4(0, DI), ROWP4(0, CX), bp4-160(SP)) \
+	step(40)                                    \
+	UPD_ROW(ROW5(0, DI), ROWP5(0, CX), bp5-168(SP)) \
+	step(48)                                    \
+	UPD_ROW(ROW6(0, DI), ROWP6(0, CX), bp6-176(SP)) \
+	step(56)                                    \
+	UPD_ROW(ROW7(0, DI), ROWP7(0, CX), bp7-184(SP)) \
+	COPY_ADVANCE                                \
+	JB   loop8                                  \
+rest:                                           \
+	COPY_REST(COPY8, restloop, done) \
+	step(0)                                     \
+	ADDQ $8, R11                                \
+	DECQ CX                                     \
+	JNZ  restloop                               \
+done:                                           \
+	MOVQ ysave-120(SP), DX
+
+// COLUMNS_UPD6 is COLUMNS_UPD8 for the 6-row tiles (the last two column
+// steps of each cache line copy nothing).
+#define COLUMNS_UPD6(step, loop8, rest, restloop, done) \
+	COPY_SETUP(NEXT6, AHEAD6)                   \
+	JAE  rest                                   \
+loop8:                                          \
+	PREFETCH6(DX)                               \
+	LINE                                        \
+	step(0)                                     \
+	UPD_ROW(ROW0(0, DI), ROWP0(0, CX), bp0-128(SP)) \
+	step(8)                                     \
+	UPD_ROW(ROW1(0, DI), ROWP1(0, CX), bp1-136(SP)) \
+	step(16)                                    \
+	UPD_ROW(ROW2(0, DI), ROWP2(0, CX), bp2-144(SP)) \
+	step(24)                                    \
+	UPD_ROW(ROW3(0, DI), ROWP3(0, CX), bp3-152(SP)) \
+	step(32)                                    \
+	UPD_ROW(ROW4(0, DI), ROWP4(0, CX), bp4-160(SP)) \
+	step(40)                                    \
+	UPD_ROW(ROW5(0, DI), ROWP5(0, CX), bp5-168(SP)) \
+	step(48)                                    \
+	step(56)                                    \
+	COPY_ADVANCE                                \
+	JB   loop8                                  \
+rest:                                           \
+	COPY_REST(COPY6, restloop, done) \
+	step(0)                                     \
+	ADDQ $8, R11                                \
+	DECQ CX                                     \
+	JNZ  restloop                               \
+done:                                           \
+	MOVQ ysave-120(SP), DX
+
+// COPY_SETUP starts a copying column loop: R11 at the copy of this tile,
+// CX at the next tile's, DI (next) at the next tile's first row in A, DX
+// (ahead; saved first: it is &y) at the tile after that, BX at v, Z29 = α;
+// it compares R11 with endp (flags set for JAE).
+#define COPY_SETUP(next, ahead)         \
+	MOVQ cur-192(SP), R11           \
+	MOVQ nxt-200(SP), CX            \
+	next                            \
+	MOVQ DX, ysave-120(SP)          \
+	ahead                           \
+	MOVQ vb-104(SP), BX             \
+	VBROADCASTSD alphal-96(SP), Z29 \
+	MOVQ xtb-24(SP), R12            \
+	MOVQ stride-72(SP), AX          \
+	CMPQ R11, endp-208(SP)
+
+// COPY_ADVANCE moves a copying column loop 8 columns on and compares R11
+// with endp (flags set for JB).
+#define COPY_ADVANCE \
+	ADDQ $64, R11          \
+	ADDQ $64, CX           \
+	ADDQ $64, DI           \
+	ADDQ $64, DX           \
+	ADDQ $64, BX           \
+	CMPQ R11, endp-208(SP)
+
+// COPY_REST updates and copies the last kc mod 8 columns of the next tile
+// (copyrows: COPY8 or COPY6) and sets CX to the rest steps; without them it
+// jumps to done (DX, the prefetch pointer, is free here).
+#define COPY_REST(copyrows, restloop, done) \
+	MOVQ  kcrest-88(SP), DX \
+	TESTQ DX, DX            \
+	JZ    done              \
+	LINE_TAIL               \
+	copyrows(UPD_ROW_TAIL)  \
+	MOVQ  DX, CX            \
+restloop:
+
+// BP8 (BP6) stores β·p of the next tile's rows (p at ptile) in bp0-bp7
+// (bp0-bp5) and moves ptile on; NEXT_P is one of them: the operations of
+// scaleAddOuterAVX512, so the same bits.
+#define NEXT_P(off, bp) \
+	VMULSD off(AX), X30, X31 \
+	VMOVSD X31, bp
+
+#define BP8 \
+	VMOVSD betal-216(SP), X30 \
+	MOVQ   ptile-16(SP), AX   \
+	NEXT_P(0, bp0-128(SP))    \
+	NEXT_P(8, bp1-136(SP))    \
+	NEXT_P(16, bp2-144(SP))   \
+	NEXT_P(24, bp3-152(SP))   \
+	NEXT_P(32, bp4-160(SP))   \
+	NEXT_P(40, bp5-168(SP))   \
+	NEXT_P(48, bp6-176(SP))   \
+	NEXT_P(56, bp7-184(SP))   \
+	ADDQ   $64, ptile-16(SP)
+
+#define BP6 \
+	VMOVSD betal-216(SP), X30 \
+	MOVQ   ptile-16(SP), AX   \
+	NEXT_P(0, bp0-128(SP))    \
+	NEXT_P(8, bp1-136(SP))    \
+	NEXT_P(16, bp2-144(SP))   \
+	NEXT_P(24, bp3-152(SP))   \
+	NEXT_P(32, bp4-160(SP))   \
+	NEXT_P(40, bp5-168(SP))   \
+	ADDQ   $48, ptile-16(SP)
 
 // UNPACK6, SHUF4, TRANSPOSE8 and TRANSPOSE6: transpose_amd64.h.
 
@@ -278,7 +543,7 @@ done:
 	VPXORQ g, g, g \
 	VPXORQ h, h, h
 
-// func panel8AVX512(y, a, xt []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update int)
+// func panel8AVX512(y, a, xt, ap []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update int)
 // Requires: AVX512F
 //
 //	for t < tiles, with i0 = 8t:
@@ -288,11 +553,13 @@ done:
 //	    g1 of 1), starting at vector j0, for r < 8, j0 ≤ j < min(j0+8J, k):
 //	        y[j*n + i0+r] += Σ_{c<kc} a[(i0+r)*n + c]·xt[c*kp + j]
 //
-// The frame holds locals; the column macros read the arguments they need
-// from locals (go vet's asmdecl checks FP references in a macro against
-// the function above its #define).
-TEXT ·panel8AVX512(SB), $88-208
-	MOVQ n+72(FP), R8
+// With the update, the column steps read each tile's block from its copy
+// in ap (room for two: 2·8·APS bytes; kc ≤ 384); without, from A. The
+// frame holds locals; the column macros read the arguments they need from
+// locals (go vet's asmdecl checks FP references in a macro against the
+// function above its #define).
+TEXT ·panel8AVX512(SB), $216-232
+	MOVQ n+96(FP), R8
 	SHLQ $3, R8            // R8 = NBYTES
 	LEAQ (R8)(R8*2), R9    // R9 = 3·NBYTES
 	LEAQ (R8)(R8*4), R10   // R10 = 5·NBYTES
@@ -300,134 +567,174 @@ TEXT ·panel8AVX512(SB), $88-208
 	MOVQ a_base+24(FP), SI
 	MOVQ y_base+0(FP), AX
 	MOVQ AX, ytile-8(SP)
-	MOVQ p_base+152(FP), AX
-	MOVQ AX, ptile-16(SP)
-	MOVQ tiles+80(FP), AX
+	MOVQ tiles+104(FP), AX
 	MOVQ AX, tilesleft-40(SP)
-	MOVQ kp+96(FP), AX
+	MOVQ kp+120(FP), AX
 	SHLQ $3, AX
 	MOVQ AX, stride-72(SP)
-	MOVQ kc+88(FP), CX
+	MOVQ kc+112(FP), CX
 	SHRQ $3, CX
 	MOVQ CX, kc8-80(SP)
-	MOVQ kc+88(FP), CX
+	MOVQ kc+112(FP), CX
 	ANDQ $7, CX
 	MOVQ CX, kcrest-88(SP)
-	JZ   tile
+	JZ   p8_first
 	MOVQ $1, AX            // K1 = the last kc mod 8 columns
 	SHLQ CX, AX
 	DECQ AX
 	KMOVW AX, K1
 
-tile:
-	CMPQ update+200(FP), $0
-	JEQ  blocks
+p8_first:
+	// With the update: the locals of the copies, and the first tile's
+	// block updated and copied in a loop of its own.
+	CMPQ update+224(FP), $0
+	JEQ  p8_tile
+	MOVQ p_base+176(FP), AX
+	MOVQ AX, ptile-16(SP)
+	MOVQ ap_base+72(FP), AX
+	MOVQ AX, cur-192(SP)
+	ADDQ $(8*APS), AX
+	MOVQ AX, nxt-200(SP)
+	MOVQ alpha+160(FP), AX
+	MOVQ AX, alphal-96(SP)
+	MOVQ beta+168(FP), AX
+	MOVQ AX, betal-216(SP)
+	MOVQ v_base+200(FP), AX
+	MOVQ AX, vb-104(SP)
+	BP8
+	UPDATE_BLOCK(COPY8, p8_first_loop, p8_first_tail, p8_first_done)
 
-	// The rank-one update of this tile's 8×kc block: Z0-Z7 = β·p[i0+r],
-	// Z29 = α (the sums of the previous tile used it as scratch).
-	VBROADCASTSD alpha+136(FP), Z29
-	VMOVSD beta+144(FP), X30   // β (the column steps use Z30)
-	MOVQ   ptile-16(SP), AX
-	SCALED_P(0, Z0, X0)
-	SCALED_P(8, Z1, X1)
-	SCALED_P(16, Z2, X2)
-	SCALED_P(24, Z3, X3)
-	SCALED_P(32, Z4, X4)
-	SCALED_P(40, Z5, X5)
-	SCALED_P(48, Z6, X6)
-	SCALED_P(56, Z7, X7)
-	ADDQ $64, ptile-16(SP)
-	MOVQ SI, R11
-	MOVQ v_base+176(FP), R12
-	MOVQ kc+88(FP), CX
-	SHRQ $3, CX
-	JZ   update_tail
+p8_tile:
+	// copynext: with the update, this tile's first block updates and copies
+	// the next tile's block (endp ends its column loop).
+	MOVQ $0, copynext-112(SP)
+	CMPQ update+224(FP), $0
+	JEQ  p8_blocks
+	MOVQ kc8-80(SP), AX
+	SHLQ $6, AX
+	ADDQ cur-192(SP), AX
+	MOVQ AX, endp-208(SP)
+	CMPQ tilesleft-40(SP), $1
+	JLE  p8_blocks
+	MOVQ $1, copynext-112(SP)
+	BP8
 
-update_loop:
-	UPDATE_ROW(ROW0(0, R11), Z0, Z8)
-	UPDATE_ROW(ROW1(0, R11), Z1, Z9)
-	UPDATE_ROW(ROW2(0, R11), Z2, Z10)
-	UPDATE_ROW(ROW3(0, R11), Z3, Z11)
-	UPDATE_ROW(ROW4(0, R11), Z4, Z12)
-	UPDATE_ROW(ROW5(0, R11), Z5, Z13)
-	UPDATE_ROW(ROW6(0, R11), Z6, Z14)
-	UPDATE_ROW(ROW7(0, R11), Z7, Z15)
-	ADDQ $64, R11
-	ADDQ $64, R12
-	DECQ CX
-	JNZ  update_loop
-
-update_tail:
-	TESTQ $7, kc+88(FP)
-	JZ    blocks
-	VMOVUPD.Z (R12), K1, Z28
-	UPDATE_ROW_TAIL(ROW0(0, R11), Z0, Z8)
-	UPDATE_ROW_TAIL(ROW1(0, R11), Z1, Z9)
-	UPDATE_ROW_TAIL(ROW2(0, R11), Z2, Z10)
-	UPDATE_ROW_TAIL(ROW3(0, R11), Z3, Z11)
-	UPDATE_ROW_TAIL(ROW4(0, R11), Z4, Z12)
-	UPDATE_ROW_TAIL(ROW5(0, R11), Z5, Z13)
-	UPDATE_ROW_TAIL(ROW6(0, R11), Z6, Z14)
-	UPDATE_ROW_TAIL(ROW7(0, R11), Z7, Z15)
-
-blocks:
-	MOVQ g3+112(FP), AX
+p8_blocks:
+	MOVQ g3+136(FP), AX
 	MOVQ AX, left3-48(SP)
-	MOVQ g2+120(FP), AX
+	MOVQ g2+144(FP), AX
 	MOVQ AX, left2-56(SP)
-	MOVQ g1+128(FP), AX
+	MOVQ g1+152(FP), AX
 	MOVQ AX, left1-64(SP)
 	MOVQ xt_base+48(FP), AX
 	MOVQ AX, xtb-24(SP)
-	MOVQ k+104(FP), AX
+	MOVQ k+128(FP), AX
 	MOVQ AX, kleft-32(SP)
 	MOVQ ytile-8(SP), DX
 
-block:
+p8_block:
 	CMPQ left3-48(SP), $0
-	JNE  block3
+	JNE  p8_block3
 	CMPQ left2-56(SP), $0
-	JNE  block2
+	JNE  p8_block2
 	CMPQ left1-64(SP), $0
-	JNE  block1
-	JMP  tile_next
+	JNE  p8_block1
+	JMP  p8_tile_next
 
-block3:
+p8_block3:
 	DECQ left3-48(SP)
+	JMP  p8_b3
+
+p8_block2:
+	DECQ left2-56(SP)
+	JMP  p8_b2
+
+p8_block1:
+	DECQ left1-64(SP)
+	JMP  p8_b1
+
+p8_b3:
 	ZERO8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
 	ZERO8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
 	ZERO8(Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23)
-	COLUMNS(STEP3, PREFETCH8, NEXT8, cols3_loop, cols3_rest, cols3_restloop, cols3_done)
-	ADDQ $192, xtb-24(SP)
-	GROUP8(Z0, Z3, Z6, Z9, Z12, Z15, Z18, Z21, sums3_g0)
-	GROUP8(Z1, Z4, Z7, Z10, Z13, Z16, Z19, Z22, sums3_g1)
-	GROUP8(Z2, Z5, Z8, Z11, Z14, Z17, Z20, Z23, sums3_g2)
-	JMP  block
+	CMPQ update+224(FP), $0
+	JEQ  p8_b3_a
+	CMPQ copynext-112(SP), $0
+	JEQ  p8_b3_p
+	MOVQ $0, copynext-112(SP)
+	COLUMNS_UPD8(STEP3, p8_b3u_loop, p8_b3u_rest, p8_b3u_restloop, p8_b3u_done)
+	JMP  p8_b3_sums
 
-block2:
-	DECQ left2-56(SP)
+p8_b3_p:
+	COLUMNS(STEP3, p8_b3p_loop, p8_b3p_rest, p8_b3p_restloop, p8_b3p_done)
+	JMP  p8_b3_sums
+
+p8_b3_a:
+	COLUMNS_A(STEP3A, PREFETCH8(DI), NEXT8, p8_b3a_loop, p8_b3a_rest, p8_b3a_restloop, p8_b3a_done)
+
+p8_b3_sums:
+	ADDQ $192, xtb-24(SP)
+	GROUP8(Z0, Z3, Z6, Z9, Z12, Z15, Z18, Z21, p8_s3_g0)
+	GROUP8(Z1, Z4, Z7, Z10, Z13, Z16, Z19, Z22, p8_s3_g1)
+	GROUP8(Z2, Z5, Z8, Z11, Z14, Z17, Z20, Z23, p8_s3_g2)
+	JMP  p8_block
+
+p8_b2:
 	ZERO8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
 	ZERO8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
-	COLUMNS(STEP2, PREFETCH8, NEXT8, cols2_loop, cols2_rest, cols2_restloop, cols2_done)
+	CMPQ update+224(FP), $0
+	JEQ  p8_b2_a
+	CMPQ copynext-112(SP), $0
+	JEQ  p8_b2_p
+	MOVQ $0, copynext-112(SP)
+	COLUMNS_UPD8(STEP2, p8_b2u_loop, p8_b2u_rest, p8_b2u_restloop, p8_b2u_done)
+	JMP  p8_b2_sums
+
+p8_b2_p:
+	COLUMNS(STEP2, p8_b2p_loop, p8_b2p_rest, p8_b2p_restloop, p8_b2p_done)
+	JMP  p8_b2_sums
+
+p8_b2_a:
+	COLUMNS_A(STEP2A, PREFETCH8(DI), NEXT8, p8_b2a_loop, p8_b2a_rest, p8_b2a_restloop, p8_b2a_done)
+
+p8_b2_sums:
 	ADDQ $128, xtb-24(SP)
-	GROUP8(Z0, Z2, Z4, Z6, Z8, Z10, Z12, Z14, sums2_g0)
-	GROUP8(Z1, Z3, Z5, Z7, Z9, Z11, Z13, Z15, sums2_g1)
-	JMP  block
+	GROUP8(Z0, Z2, Z4, Z6, Z8, Z10, Z12, Z14, p8_s2_g0)
+	GROUP8(Z1, Z3, Z5, Z7, Z9, Z11, Z13, Z15, p8_s2_g1)
+	JMP  p8_block
 
-block1:
-	DECQ left1-64(SP)
+p8_b1:
 	ZERO8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
-	COLUMNS(STEP1, PREFETCH8, NEXT8, cols1_loop, cols1_rest, cols1_restloop, cols1_done)
-	ADDQ $64, xtb-24(SP)
-	GROUP8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7, sums1_g0)
-	JMP  block
+	CMPQ update+224(FP), $0
+	JEQ  p8_b1_a
+	CMPQ copynext-112(SP), $0
+	JEQ  p8_b1_p
+	MOVQ $0, copynext-112(SP)
+	COLUMNS_UPD8(STEP1, p8_b1u_loop, p8_b1u_rest, p8_b1u_restloop, p8_b1u_done)
+	JMP  p8_b1_sums
 
-tile_next:
-	// next tile: A 8 rows down, y 8 elements on
+p8_b1_p:
+	COLUMNS(STEP1, p8_b1p_loop, p8_b1p_rest, p8_b1p_restloop, p8_b1p_done)
+	JMP  p8_b1_sums
+
+p8_b1_a:
+	COLUMNS_A(STEP1A, PREFETCH8(DI), NEXT8, p8_b1a_loop, p8_b1a_rest, p8_b1a_restloop, p8_b1a_done)
+
+p8_b1_sums:
+	ADDQ $64, xtb-24(SP)
+	GROUP8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7, p8_s1_g0)
+	JMP  p8_block
+
+p8_tile_next:
+	// next tile: A 8 rows down, y 8 elements on, the copies swapped
 	LEAQ (SI)(R8*8), SI
 	ADDQ $64, ytile-8(SP)
+	MOVQ cur-192(SP), AX
+	MOVQ nxt-200(SP), BX
+	MOVQ BX, cur-192(SP)
+	MOVQ AX, nxt-200(SP)
 	DECQ tilesleft-40(SP)
-	JNZ  tile
+	JNZ  p8_tile
 	VZEROUPPER
 	RET
 
@@ -488,7 +795,7 @@ pack_gather:
 	VZEROUPPER
 	RET
 
-// func panel6AVX512(y, a, xt []float64, n, tiles, kc, kp, k, g4 int, alpha, beta float64, p, v []float64, update int)
+// func panel6AVX512(y, a, xt, ap []float64, n, tiles, kc, kp, k, g4 int, alpha, beta float64, p, v []float64, update int)
 // Requires: AVX512F
 //
 // panel8AVX512 for tiles of 6 rows and g4 blocks of 4 registers (32 lanes;
@@ -496,108 +803,119 @@ pack_gather:
 // from 25 to 32 (λ for 1097 ≤ n ≤ 11000) that would leave 8 rows × 3+1
 // registers with a weak block of 1. The sums go to y through masked (K2)
 // loads and stores of 6 lanes.
-TEXT ·panel6AVX512(SB), $88-192
-	MOVQ n+72(FP), R8
+TEXT ·panel6AVX512(SB), $216-216
+	MOVQ n+96(FP), R8
 	SHLQ $3, R8            // R8 = NBYTES
 	LEAQ (R8)(R8*2), R9    // R9 = 3·NBYTES
 	LEAQ (R8)(R8*4), R10   // R10 = 5·NBYTES
+	LEAQ (R9)(R8*4), R13   // R13 = 7·NBYTES
 	MOVQ a_base+24(FP), SI
 	MOVQ y_base+0(FP), AX
 	MOVQ AX, ytile-8(SP)
-	MOVQ p_base+136(FP), AX
-	MOVQ AX, ptile-16(SP)
-	MOVQ tiles+80(FP), AX
+	MOVQ tiles+104(FP), AX
 	MOVQ AX, tilesleft-40(SP)
-	MOVQ $0x3f, AX          // K2 = the 6 rows of a tile's sums
+	MOVQ $0x3f, AX         // K2 = the 6 rows of a tile's sums
 	KMOVW AX, K2
-	MOVQ kp+96(FP), AX
+	MOVQ kp+120(FP), AX
 	SHLQ $3, AX
 	MOVQ AX, stride-72(SP)
-	MOVQ kc+88(FP), CX
+	MOVQ kc+112(FP), CX
 	SHRQ $3, CX
 	MOVQ CX, kc8-80(SP)
-	MOVQ kc+88(FP), CX
+	MOVQ kc+112(FP), CX
 	ANDQ $7, CX
 	MOVQ CX, kcrest-88(SP)
-	JZ   tile6
+	JZ   p6_first
 	MOVQ $1, AX            // K1 = the last kc mod 8 columns
 	SHLQ CX, AX
 	DECQ AX
 	KMOVW AX, K1
 
-tile6:
-	CMPQ update+184(FP), $0
-	JEQ  blocks6
+p6_first:
+	// With the update: the locals of the copies, and the first tile's
+	// block updated and copied in a loop of its own.
+	CMPQ update+208(FP), $0
+	JEQ  p6_tile
+	MOVQ p_base+160(FP), AX
+	MOVQ AX, ptile-16(SP)
+	MOVQ ap_base+72(FP), AX
+	MOVQ AX, cur-192(SP)
+	ADDQ $(8*APS), AX
+	MOVQ AX, nxt-200(SP)
+	MOVQ alpha+144(FP), AX
+	MOVQ AX, alphal-96(SP)
+	MOVQ beta+152(FP), AX
+	MOVQ AX, betal-216(SP)
+	MOVQ v_base+184(FP), AX
+	MOVQ AX, vb-104(SP)
+	BP6
+	UPDATE_BLOCK(COPY6, p6_first_loop, p6_first_tail, p6_first_done)
 
-	// The rank-one update of this tile's 6×kc block: Z0-Z5 = β·p[i0+r].
-	VBROADCASTSD alpha+120(FP), Z29
-	VMOVSD beta+128(FP), X30
-	MOVQ   ptile-16(SP), AX
-	SCALED_P(0, Z0, X0)
-	SCALED_P(8, Z1, X1)
-	SCALED_P(16, Z2, X2)
-	SCALED_P(24, Z3, X3)
-	SCALED_P(32, Z4, X4)
-	SCALED_P(40, Z5, X5)
-	ADDQ $48, ptile-16(SP)
-	MOVQ SI, R11
-	MOVQ v_base+160(FP), R12
-	MOVQ kc+88(FP), CX
-	SHRQ $3, CX
-	JZ   update6_tail
+p6_tile:
+	// copynext: with the update, this tile's first block updates and copies
+	// the next tile's block (endp ends its column loop).
+	MOVQ $0, copynext-112(SP)
+	CMPQ update+208(FP), $0
+	JEQ  p6_blocks
+	MOVQ kc8-80(SP), AX
+	SHLQ $6, AX
+	ADDQ cur-192(SP), AX
+	MOVQ AX, endp-208(SP)
+	CMPQ tilesleft-40(SP), $1
+	JLE  p6_blocks
+	MOVQ $1, copynext-112(SP)
+	BP6
 
-update6_loop:
-	UPDATE_ROW(ROW0(0, R11), Z0, Z8)
-	UPDATE_ROW(ROW1(0, R11), Z1, Z9)
-	UPDATE_ROW(ROW2(0, R11), Z2, Z10)
-	UPDATE_ROW(ROW3(0, R11), Z3, Z11)
-	UPDATE_ROW(ROW4(0, R11), Z4, Z12)
-	UPDATE_ROW(ROW5(0, R11), Z5, Z13)
-	ADDQ $64, R11
-	ADDQ $64, R12
-	DECQ CX
-	JNZ  update6_loop
-
-update6_tail:
-	TESTQ $7, kc+88(FP)
-	JZ    blocks6
-	VMOVUPD.Z (R12), K1, Z28
-	UPDATE_ROW_TAIL(ROW0(0, R11), Z0, Z8)
-	UPDATE_ROW_TAIL(ROW1(0, R11), Z1, Z9)
-	UPDATE_ROW_TAIL(ROW2(0, R11), Z2, Z10)
-	UPDATE_ROW_TAIL(ROW3(0, R11), Z3, Z11)
-	UPDATE_ROW_TAIL(ROW4(0, R11), Z4, Z12)
-	UPDATE_ROW_TAIL(ROW5(0, R11), Z5, Z13)
-
-blocks6:
-	MOVQ g4+112(FP), AX
+p6_blocks:
+	MOVQ g4+136(FP), AX
 	MOVQ AX, left4-48(SP)
 	MOVQ xt_base+48(FP), AX
 	MOVQ AX, xtb-24(SP)
-	MOVQ k+104(FP), AX
+	MOVQ k+128(FP), AX
 	MOVQ AX, kleft-32(SP)
 	MOVQ ytile-8(SP), DX
 
-block6:
+p6_block:
 	CMPQ left4-48(SP), $0
-	JEQ  tile6_next
+	JEQ  p6_tile_next
 	DECQ left4-48(SP)
+
+p6_b4:
 	ZERO8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
 	ZERO8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
 	ZERO8(Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23)
-	COLUMNS(STEP4, PREFETCH6, NEXT6, cols4_loop, cols4_rest, cols4_restloop, cols4_done)
-	ADDQ $256, xtb-24(SP)
-	GROUP6(Z0, Z4, Z8, Z12, Z16, Z20, sums6_g0)
-	GROUP6(Z1, Z5, Z9, Z13, Z17, Z21, sums6_g1)
-	GROUP6(Z2, Z6, Z10, Z14, Z18, Z22, sums6_g2)
-	GROUP6(Z3, Z7, Z11, Z15, Z19, Z23, sums6_g3)
-	JMP  block6
+	CMPQ update+208(FP), $0
+	JEQ  p6_b4_a
+	CMPQ copynext-112(SP), $0
+	JEQ  p6_b4_p
+	MOVQ $0, copynext-112(SP)
+	COLUMNS_UPD6(STEP4, p6_b4u_loop, p6_b4u_rest, p6_b4u_restloop, p6_b4u_done)
+	JMP  p6_b4_sums
 
-tile6_next:
-	// next tile: A 6 rows down, y 6 elements on
+p6_b4_p:
+	COLUMNS(STEP4, p6_b4p_loop, p6_b4p_rest, p6_b4p_restloop, p6_b4p_done)
+	JMP  p6_b4_sums
+
+p6_b4_a:
+	COLUMNS_A(STEP4A, PREFETCH6(DI), NEXT6, p6_b4a_loop, p6_b4a_rest, p6_b4a_restloop, p6_b4a_done)
+
+p6_b4_sums:
+	ADDQ $256, xtb-24(SP)
+	GROUP6(Z0, Z4, Z8, Z12, Z16, Z20, p6_s4_g0)
+	GROUP6(Z1, Z5, Z9, Z13, Z17, Z21, p6_s4_g1)
+	GROUP6(Z2, Z6, Z10, Z14, Z18, Z22, p6_s4_g2)
+	GROUP6(Z3, Z7, Z11, Z15, Z19, Z23, p6_s4_g3)
+	JMP  p6_block
+
+p6_tile_next:
+	// next tile: A 6 rows down, y 6 elements on, the copies swapped
 	LEAQ (SI)(R9*2), SI
 	ADDQ $48, ytile-8(SP)
+	MOVQ cur-192(SP), AX
+	MOVQ nxt-200(SP), BX
+	MOVQ BX, cur-192(SP)
+	MOVQ AX, nxt-200(SP)
 	DECQ tilesleft-40(SP)
-	JNZ  tile6
+	JNZ  p6_tile
 	VZEROUPPER
 	RET

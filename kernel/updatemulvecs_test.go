@@ -16,7 +16,12 @@ import (
 
 // updateMulVecsShapes covers the tiles (n < 256), the panels (n ≥ 256 with
 // k ≥ 8 or 4 ≤ k ≤ 6) with and without leftover rows (n mod 4), batches
-// (k > 28) and more than one call of row blocks (n > 1024).
+// (k > 28) and more than one call of row blocks (n > 1024). On AVX-512 the
+// panels update and copy each tile's block inside the previous tile's
+// column loop: a last panel narrower than one cache line (341 = 336 + 5
+// columns at k = 17-24; 261 = 256 + 5 for the 6-row tiles), and calls of
+// panel tiles that start over (more than 128 tiles: 1032 has one tile left
+// for the second call, 1043 two; 790 is 131 tiles of 6 rows).
 func updateMulVecsShapes() [][2]int {
 	var s [][2]int
 	for n := 0; n <= 20; n++ {
@@ -29,8 +34,10 @@ func updateMulVecsShapes() [][2]int {
 			s = append(s, [2]int{n, k})
 		}
 	}
+	s = append(s, [2]int{341, 17}, [2]int{341, 20}, [2]int{341, 24})
 	if !testing.Short() {
-		s = append(s, [2]int{1031, 9}, [2]int{1031, 24}, [2]int{262, 260})
+		s = append(s, [2]int{1031, 9}, [2]int{1031, 24}, [2]int{262, 260},
+			[2]int{1032, 24}, [2]int{1043, 20}, [2]int{790, 28})
 	}
 	return s
 }
