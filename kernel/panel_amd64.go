@@ -98,9 +98,12 @@ func mulVecsPanelBatch(y, a []float64, n int, x []float64, k int, update bool, a
 	}
 	g3, g2, g1 := panelBlocks(z)
 	tiles := n / tileRows
-	upd := 0
+	upd, half := 0, 0
 	if update {
 		upd = 1
+	}
+	if (z == 3 || z == 4) && k%8 != 0 && k%8 <= 4 {
+		half = 1 // one block, its last register at most half full
 	}
 	clear(y[:(k-1)*n+tiles*tileRows])
 	for c0 := 0; c0 < n; c0 += kcMax {
@@ -115,11 +118,11 @@ func mulVecsPanelBatch(y, a []float64, n int, x []float64, k int, update bool, a
 			}
 			if tileRows == 6 {
 				panel6AVX512(y[r:], a[r*n+c0:], pack[:kc*kp], acopy[:], n, nt, kc, kp, k, z/4,
-					alpha, beta, pr, vc, upd)
+					alpha, beta, pr, vc, upd, half)
 				continue
 			}
 			panel8AVX512(y[r:], a[r*n+c0:], pack[:kc*kp], acopy[:], n, nt, kc, kp, k, g3, g2, g1,
-				alpha, beta, pr, vc, upd)
+				alpha, beta, pr, vc, upd, half)
 		}
 	}
 	return tiles * tileRows
@@ -164,11 +167,11 @@ func packPanelAVX512(xt, x []float64, idx *[8]int64, kc, kp, k int)
 // unused otherwise.
 //
 //go:noescape
-func panel8AVX512(y, a, xt, ap []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update int)
+func panel8AVX512(y, a, xt, ap []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update, half int)
 
 // panel6AVX512 is panel8AVX512 for tiles of 6 rows and g4 blocks of 4
 // registers (kp = 32·g4): len(a) ≥ (6·tiles−1)·n+kc, len(y) ≥
 // (k−1)·n+6·tiles, len(p) ≥ 6·tiles.
 //
 //go:noescape
-func panel6AVX512(y, a, xt, ap []float64, n, tiles, kc, kp, k, g4 int, alpha, beta float64, p, v []float64, update int)
+func panel6AVX512(y, a, xt, ap []float64, n, tiles, kc, kp, k, g4 int, alpha, beta float64, p, v []float64, update, half int)

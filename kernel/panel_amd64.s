@@ -112,6 +112,21 @@
 	VFMADD231PD  Z25, zb, c1 \
 	VFMADD231PD  Z26, zb, c2
 
+// BCAST3H (BCAST4H) is BCAST3 (BCAST4) with the last register 4 lanes
+// wide (yb is zb's lower half).
+#define BCAST3H(addr, zb, yb, c0, c1, c2) \
+	VBROADCASTSD addr, zb    \
+	VFMADD231PD  Z24, zb, c0 \
+	VFMADD231PD  Z25, zb, c1 \
+	VFMADD231PD  Y26, yb, c2
+
+#define BCAST4H(addr, c0, c1, c2, c3) \
+	VBROADCASTSD addr, Z28    \
+	VFMADD231PD  Z24, Z28, c0 \
+	VFMADD231PD  Z25, Z28, c1 \
+	VFMADD231PD  Z26, Z28, c2 \
+	VFMADD231PD  Y27, Y28, c3
+
 #define BCAST2(addr, zb, c0, c1) \
 	VBROADCASTSD addr, zb    \
 	VFMADD231PD  Z24, zb, c0 \
@@ -179,6 +194,43 @@
 	BCAST1(r6(d, R11), Z27, Z6)  \
 	BCAST1(r7(d, R11), Z28, Z7)  \
 	ADDQ AX, R12
+
+// STEP3HG (STEP4HG) is STEP3G (STEP4G) with a half last register: when
+// the block's last register holds at most 4 vectors (k mod 8 = 1-4), its
+// loads and FMAs are 4 lanes wide (Y), which costs half a 512-bit FMA on
+// CPUs that split those in two; writing Y zeroes the accumulator's upper
+// lanes, which the sums then add nowhere (COUNT8).
+#define STEP3HG(d, r0, r1, r2, r3, r4, r5, r6, r7) \
+	VMOVUPD (R12), Z24                               \
+	VMOVUPD 64(R12), Z25                             \
+	VMOVUPD 128(R12), Y26                            \
+	BCAST3H(r0(d, R11), Z27, Y27, Z0, Z1, Y2)        \
+	BCAST3H(r1(d, R11), Z28, Y28, Z3, Z4, Y5)        \
+	BCAST3H(r2(d, R11), Z27, Y27, Z6, Z7, Y8)        \
+	BCAST3H(r3(d, R11), Z28, Y28, Z9, Z10, Y11)      \
+	BCAST3H(r4(d, R11), Z27, Y27, Z12, Z13, Y14)     \
+	BCAST3H(r5(d, R11), Z28, Y28, Z15, Z16, Y17)     \
+	BCAST3H(r6(d, R11), Z27, Y27, Z18, Z19, Y20)     \
+	BCAST3H(r7(d, R11), Z28, Y28, Z21, Z22, Y23)     \
+	ADDQ AX, R12
+
+#define STEP4HG(d, r0, r1, r2, r3, r4, r5) \
+	VMOVUPD (R12), Z24                     \
+	VMOVUPD 64(R12), Z25                   \
+	VMOVUPD 128(R12), Z26                  \
+	VMOVUPD 192(R12), Y27                  \
+	BCAST4H(r0(d, R11), Z0, Z1, Z2, Y3)     \
+	BCAST4H(r1(d, R11), Z4, Z5, Z6, Y7)     \
+	BCAST4H(r2(d, R11), Z8, Z9, Z10, Y11)   \
+	BCAST4H(r3(d, R11), Z12, Z13, Z14, Y15) \
+	BCAST4H(r4(d, R11), Z16, Z17, Z18, Y19) \
+	BCAST4H(r5(d, R11), Z20, Z21, Z22, Y23) \
+	ADDQ AX, R12
+
+#define STEP3H(d) STEP3HG(d, ROWP0, ROWP1, ROWP2, ROWP3, ROWP4, ROWP5, ROWP6, ROWP7)
+#define STEP4H(d) STEP4HG(d, ROWP0, ROWP1, ROWP2, ROWP3, ROWP4, ROWP5)
+#define STEP3HA(d) STEP3HG(d, ROW0, ROW1, ROW2, ROW3, ROW4, ROW5, ROW6, ROW7)
+#define STEP4HA(d) STEP4HG(d, ROW0, ROW1, ROW2, ROW3, ROW4, ROW5)
 
 #define STEP3(d) STEP3G(d, ROWP0, ROWP1, ROWP2, ROWP3, ROWP4, ROWP5, ROWP6, ROWP7)
 #define STEP2(d) STEP2G(d, ROWP0, ROWP1, ROWP2, ROWP3, ROWP4, ROWP5, ROWP6, ROWP7)
@@ -543,7 +595,7 @@ done:
 	VPXORQ g, g, g \
 	VPXORQ h, h, h
 
-// func panel8AVX512(y, a, xt, ap []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update int)
+// func panel8AVX512(y, a, xt, ap []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update, half int)
 // Requires: AVX512F
 //
 //	for t < tiles, with i0 = 8t:
@@ -553,12 +605,14 @@ done:
 //	    g1 of 1), starting at vector j0, for r < 8, j0 ≤ j < min(j0+8J, k):
 //	        y[j*n + i0+r] += Σ_{c<kc} a[(i0+r)*n + c]·xt[c*kp + j]
 //
-// With the update, the column steps read each tile's block from its copy
+// half ≠ 0 (a single block whose last register holds at most 4 vectors)
+// makes that register 4 lanes wide (STEP3H). With the update, the column
+// steps read each tile's block from its copy
 // in ap (room for two: 2·8·APS bytes; kc ≤ 384); without, from A. The
 // frame holds locals; the column macros read the arguments they need from
 // locals (go vet's asmdecl checks FP references in a macro against the
 // function above its #define).
-TEXT ·panel8AVX512(SB), $216-232
+TEXT ·panel8AVX512(SB), $216-240
 	MOVQ n+96(FP), R8
 	SHLQ $3, R8            // R8 = NBYTES
 	LEAQ (R8)(R8*2), R9    // R9 = 3·NBYTES
@@ -657,6 +711,8 @@ p8_b3:
 	ZERO8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
 	ZERO8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
 	ZERO8(Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23)
+	CMPQ half+232(FP), $0
+	JNE  p8_b3h
 	CMPQ update+224(FP), $0
 	JEQ  p8_b3_a
 	CMPQ copynext-112(SP), $0
@@ -671,6 +727,23 @@ p8_b3_p:
 
 p8_b3_a:
 	COLUMNS_A(STEP3A, PREFETCH8(DI), NEXT8, p8_b3a_loop, p8_b3a_rest, p8_b3a_restloop, p8_b3a_done)
+	JMP  p8_b3_sums
+
+p8_b3h:
+	CMPQ update+224(FP), $0
+	JEQ  p8_b3h_a
+	CMPQ copynext-112(SP), $0
+	JEQ  p8_b3h_p
+	MOVQ $0, copynext-112(SP)
+	COLUMNS_UPD8(STEP3H, p8_b3hu_loop, p8_b3hu_rest, p8_b3hu_restloop, p8_b3hu_done)
+	JMP  p8_b3_sums
+
+p8_b3h_p:
+	COLUMNS(STEP3H, p8_b3hp_loop, p8_b3hp_rest, p8_b3hp_restloop, p8_b3hp_done)
+	JMP  p8_b3_sums
+
+p8_b3h_a:
+	COLUMNS_A(STEP3HA, PREFETCH8(DI), NEXT8, p8_b3ha_loop, p8_b3ha_rest, p8_b3ha_restloop, p8_b3ha_done)
 
 p8_b3_sums:
 	ADDQ $192, xtb-24(SP)
@@ -795,15 +868,16 @@ pack_gather:
 	VZEROUPPER
 	RET
 
-// func panel6AVX512(y, a, xt, ap []float64, n, tiles, kc, kp, k, g4 int, alpha, beta float64, p, v []float64, update int)
+// func panel6AVX512(y, a, xt, ap []float64, n, tiles, kc, kp, k, g4 int, alpha, beta float64, p, v []float64, update, half int)
 // Requires: AVX512F
 //
 // panel8AVX512 for tiles of 6 rows and g4 blocks of 4 registers (32 lanes;
 // kp = 32·g4): per column 6 broadcasts and 4 loads for 24 FMAs, for the k
 // from 25 to 32 (λ for 1097 ≤ n ≤ 11000) that would leave 8 rows × 3+1
-// registers with a weak block of 1. The sums go to y through masked (K2)
+// registers with a weak block of 1; half as in panel8AVX512 (g4 = 1). The
+// sums go to y through masked (K2)
 // loads and stores of 6 lanes.
-TEXT ·panel6AVX512(SB), $216-216
+TEXT ·panel6AVX512(SB), $216-224
 	MOVQ n+96(FP), R8
 	SHLQ $3, R8            // R8 = NBYTES
 	LEAQ (R8)(R8*2), R9    // R9 = 3·NBYTES
@@ -884,6 +958,8 @@ p6_b4:
 	ZERO8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
 	ZERO8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
 	ZERO8(Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23)
+	CMPQ half+216(FP), $0
+	JNE  p6_b4h
 	CMPQ update+208(FP), $0
 	JEQ  p6_b4_a
 	CMPQ copynext-112(SP), $0
@@ -898,6 +974,23 @@ p6_b4_p:
 
 p6_b4_a:
 	COLUMNS_A(STEP4A, PREFETCH6(DI), NEXT6, p6_b4a_loop, p6_b4a_rest, p6_b4a_restloop, p6_b4a_done)
+	JMP  p6_b4_sums
+
+p6_b4h:
+	CMPQ update+208(FP), $0
+	JEQ  p6_b4h_a
+	CMPQ copynext-112(SP), $0
+	JEQ  p6_b4h_p
+	MOVQ $0, copynext-112(SP)
+	COLUMNS_UPD6(STEP4H, p6_b4hu_loop, p6_b4hu_rest, p6_b4hu_restloop, p6_b4hu_done)
+	JMP  p6_b4_sums
+
+p6_b4h_p:
+	COLUMNS(STEP4H, p6_b4hp_loop, p6_b4hp_rest, p6_b4hp_restloop, p6_b4hp_done)
+	JMP  p6_b4_sums
+
+p6_b4h_a:
+	COLUMNS_A(STEP4HA, PREFETCH6(DI), NEXT6, p6_b4ha_loop, p6_b4ha_rest, p6_b4ha_restloop, p6_b4ha_done)
 
 p6_b4_sums:
 	ADDQ $256, xtb-24(SP)
