@@ -17,24 +17,29 @@
 // that each vector's 8 rows are one load, add and store.
 // The vectors run in blocks of J = 3, 2 or 1 registers (24, 16 or 8 lanes).
 //
-// The broadcasts read the tile's 8×kc block of A from a copy in ap, rows
-// APS bytes apart, not from A: when a row of A is a multiple of 512 bytes
-// (n a multiple of 64), the 8 rows of a tile fall into one set of L1 and
-// evict each other (and the next tile's rows) while they are in use; APS is
-// an odd number of cache lines, so the copy's rows fall into 8 sets. The
-// copy of the next tile's block (with the rank-one update, written back to A
-// too) is made inside this tile's first column loop, one cache line of a
-// row after each column step, so its loads and stores run in the shadow of
-// the FMAs; ap holds the two blocks, the current one and the next.
+// With the rank-one update (UpdateMulVecs), the broadcasts read the tile's
+// 8×kc block of A from a copy in ap, rows APS bytes apart, not from A: when a
+// row of A is a multiple of 512 bytes (n a multiple of 64), the 8 rows of a
+// tile fall into one set of L1 and evict each other (and the next tile's
+// rows, which the update loads and stores) while they are in use; APS is an
+// odd number of cache lines, so the copy's rows fall into 8 sets. The next
+// tile's block is updated, written back to A and copied inside this tile's
+// first column loop, one cache line of a row after each column step, so its
+// loads, multiplications and stores run in the shadow of the FMAs; ap holds
+// the two copies, the current tile's and the next one's. Without the update
+// (MulVecs) the broadcasts read A itself (COLUMNS_A): there the copy cost
+// more than it saved.
 //
 // Registers of the column loops:
-//   R11 the current column of the tile's first row in the copy (ROWP)
+//   R11 the current column of the tile's first row in the copy (ROWP), or
+//       in A (ROW, COLUMNS_A)
 //   SI  &a[i0*n]: the tile's first row in A (at the panel's first column)
 //   R8, R9, R10, R13  NBYTES, 3·NBYTES, 5·NBYTES, 7·NBYTES (rows of A)
 //   R12 the packed row xt[c] of the current block; AX its stride 8·kp
 //   CX  column steps left (or, in the copying loops, the current column of
 //       the next block's copy)
-//   DI  the same column of the next tile's first row in A (copied)
+//   DI  the same column of the next tile's first row in A (updated and
+//       copied, or prefetched by COLUMNS_A)
 //   DX  &y[j0*n + i0]: the block's first output (in the copying loops, saved
 //       in ysave, and DX the tile after the next one, prefetched)
 //   BX  the current column of v (copying loops with the update)
@@ -79,6 +84,46 @@
 	PREFETCHT0 ROW5(0, base) \
 	PREFETCHT0 ROW6(0, base) \
 	PREFETCHT0 ROW7(0, base)
+
+// PREFETCH8L2 (PREFETCH6L2) is PREFETCH8 into L2 only, for the tile after
+// the one being updated: its lines are needed a whole tile later, and L1
+// would lose them to the packed vectors by then. PREFETCH8N (PREFETCH6N)
+// asks L1 for the next cache line of the rows the column loop updates.
+#define PREFETCH8L2(base) \
+	PREFETCHT1 ROW0(0, base) \
+	PREFETCHT1 ROW1(0, base) \
+	PREFETCHT1 ROW2(0, base) \
+	PREFETCHT1 ROW3(0, base) \
+	PREFETCHT1 ROW4(0, base) \
+	PREFETCHT1 ROW5(0, base) \
+	PREFETCHT1 ROW6(0, base) \
+	PREFETCHT1 ROW7(0, base)
+
+#define PREFETCH6L2(base) \
+	PREFETCHT1 ROW0(0, base) \
+	PREFETCHT1 ROW1(0, base) \
+	PREFETCHT1 ROW2(0, base) \
+	PREFETCHT1 ROW3(0, base) \
+	PREFETCHT1 ROW4(0, base) \
+	PREFETCHT1 ROW5(0, base)
+
+#define PREFETCH6N(base) \
+	PREFETCHT0 ROW0(64, base) \
+	PREFETCHT0 ROW1(64, base) \
+	PREFETCHT0 ROW2(64, base) \
+	PREFETCHT0 ROW3(64, base) \
+	PREFETCHT0 ROW4(64, base) \
+	PREFETCHT0 ROW5(64, base)
+
+#define PREFETCH8N(base) \
+	PREFETCHT0 ROW0(64, base) \
+	PREFETCHT0 ROW1(64, base) \
+	PREFETCHT0 ROW2(64, base) \
+	PREFETCHT0 ROW3(64, base) \
+	PREFETCHT0 ROW4(64, base) \
+	PREFETCHT0 ROW5(64, base) \
+	PREFETCHT0 ROW6(64, base) \
+	PREFETCHT0 ROW7(64, base)
 
 #define PREFETCH6(base) \
 	PREFETCHT0 ROW0(0, base) \
@@ -381,14 +426,16 @@ done:
 
 // COLUMNS_UPD8 is COLUMNS for the first block of a tile that has a next
 // tile: after each column step it updates and copies one cache line of one
-// row of the next tile's block (UPD_ROW), and prefetches the tile after
-// that; the kc mod 8 last columns are done before this tile's rest steps.
+// row of the next tile's block (UPD_ROW); it prefetches the next cache
+// line of those rows into L1 and the tile after them into L2. The kc mod 8
+// last columns are done before this tile's rest steps.
 // The loop ends when R11 reaches endp.
 #define COLUMNS_UPD8(step, loop8, rest, restloop, done) \
 	COPY_SETUP(NEXT8, AHEAD8)                   \
 	JAE  rest                                   \
 loop8:                                          \
-	PREFETCH8(DX)                               \
+	PREFETCH8L2(DX)                               \
+	PREFETCH8N(DI)                               \
 	LINE                                        \
 	step(0)                                     \
 	UPD_ROW(ROW0(0, DI), ROWP0(0, CX), bp0-128(SP)) \
@@ -423,7 +470,8 @@ done:                                           \
 	COPY_SETUP(NEXT6, AHEAD6)                   \
 	JAE  rest                                   \
 loop8:                                          \
-	PREFETCH6(DX)                               \
+	PREFETCH6L2(DX)                               \
+	PREFETCH6N(DI)                               \
 	LINE                                        \
 	step(0)                                     \
 	UPD_ROW(ROW0(0, DI), ROWP0(0, CX), bp0-128(SP)) \
