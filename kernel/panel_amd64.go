@@ -3,9 +3,9 @@
 package kernel
 
 // MulVecs on AVX-512 for large n: column panels in broadcast form
-// (panel_amd64.s). A is read once per call, each 8×kc block of it copied
-// into a buffer whose rows do not share L1 sets and used from there for all
-// k vectors, and no horizontal sums are needed.
+// (panel_amd64.s). A is read once per call, each 8×kc block of it used for
+// all k vectors while it is in L1 (with the rank-one update, from a copy
+// whose rows do not share L1 sets), and no horizontal sums are needed.
 
 // usePanels reports whether MulVecs runs on the AVX-512 column panels: n
 // large enough to leave L2, and at least one register of vectors.
@@ -152,9 +152,7 @@ func panelBlocks(z int) (g3, g2, g1 int) {
 func packPanelAVX512(xt, x []float64, idx *[8]int64, kc, kp, k int)
 
 // panel8AVX512 adds one column panel of MulVecs to y, for tiles of 8 rows
-// and blocks of vectors of 3, 2 or 1 registers (g3, g2, g1 of them), reading
-// each tile's block of A from a copy in ap (len(ap) ≥ panelACopy, kc ≤
-// panelACols):
+// and blocks of vectors of 3, 2 or 1 registers (g3, g2, g1 of them):
 //
 //	for t < tiles, r < 8, j < k:
 //		y[j*n + 8t+r] += Σ_{c<kc} a[(8t+r)*n+c]·xt[c*kp+j]
@@ -163,8 +161,10 @@ func packPanelAVX512(xt, x []float64, idx *[8]int64, kc, kp, k int)
 // (packPanel), 8·(3·g3+2·g2+g1) = kp ≥ k. len(a) ≥ (8·tiles−1)·n+kc,
 // len(xt) ≥ kc·kp, len(y) ≥ (k−1)·n+8·tiles; tiles, kc ≥ 1. With update ≠ 0
 // it first applies, per tile, a[(8t+r)*n+c] = fma(β·p[8t+r], v[c],
-// α·a[(8t+r)*n+c]) for c < kc (len(p) ≥ 8·tiles, len(v) ≥ kc); p and v are
-// unused otherwise.
+// α·a[(8t+r)*n+c]) for c < kc (len(p) ≥ 8·tiles, len(v) ≥ kc), and reads
+// each tile's updated block from a copy in ap (len(ap) ≥ panelACopy, kc ≤
+// panelACols); p, v and ap are unused otherwise. half ≠ 0 (one block, g3 =
+// 1, with k mod 8 = 1–4) runs the block's last register 4 lanes wide.
 //
 //go:noescape
 func panel8AVX512(y, a, xt, ap []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update, half int)
