@@ -47,9 +47,9 @@
 // and Z31 the line copied; the sums after a block's columns use DX (&y of
 // the next vector), CX and BX (COUNT8), Z24-Z31 and, in panel6, the mask K2.
 
-// APS is the row stride of the copies of A's blocks in bytes: 49 cache
-// lines, room for kc ≤ panelACols = 384 columns (panel_amd64.go).
-#define APS 3136
+// APS is the row stride of the copies of A's blocks in bytes: 65 cache
+// lines, room for kc ≤ panelACols = 512 columns (panel_amd64.go).
+#define APS 4160
 
 // The 8 rows of a copied block at column offset d from base.
 #define ROWP0(d, base) d(base)
@@ -656,7 +656,7 @@ done:
 // half ≠ 0 (a single block whose last register holds at most 4 vectors)
 // makes that register 4 lanes wide (STEP3H). With the update, the column
 // steps read each tile's block from its copy
-// in ap (room for two: 2·8·APS bytes; kc ≤ 384); without, from A. The
+// in ap (room for two: 2·8·APS bytes; kc ≤ 512); without, from A. The
 // frame holds locals; the column macros read the arguments they need from
 // locals (go vet's asmdecl checks FP references in a macro against the
 // function above its #define).
