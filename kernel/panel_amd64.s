@@ -71,67 +71,37 @@
 #define ROW6(d, base) d(base)(R9*2)
 #define ROW7(d, base) d(base)(R13*1)
 
-// PREFETCH8 (PREFETCH6) asks for the current cache line of the rows of the
-// tile of A at base (the one after the tile being copied): a tile's rows
-// are short runs that the hardware prefetchers pick up late. A prefetch past
-// the end of A does not fault.
-#define PREFETCH8(base) \
-	PREFETCHT0 ROW0(0, base) \
-	PREFETCHT0 ROW1(0, base) \
-	PREFETCHT0 ROW2(0, base) \
-	PREFETCHT0 ROW3(0, base) \
-	PREFETCHT0 ROW4(0, base) \
-	PREFETCHT0 ROW5(0, base) \
-	PREFETCHT0 ROW6(0, base) \
-	PREFETCHT0 ROW7(0, base)
+// PREFETCH6G (PREFETCH8G) prefetches, with the instruction ins, the cache
+// line at column offset d of each of the 6 (8) rows of the tile of A at
+// base: a tile's rows are short runs that the hardware prefetchers pick up
+// late. A prefetch past the end of A does not fault.
+#define PREFETCH6G(ins, d, base) \
+	ins ROW0(d, base) \
+	ins ROW1(d, base) \
+	ins ROW2(d, base) \
+	ins ROW3(d, base) \
+	ins ROW4(d, base) \
+	ins ROW5(d, base)
 
-// PREFETCH8L2 (PREFETCH6L2) is PREFETCH8 into L2 only, for the tile after
-// the one being updated: its lines are needed a whole tile later, and L1
-// would lose them to the packed vectors by then. PREFETCH8N (PREFETCH6N)
-// asks L1 for the next cache line of the rows the column loop updates.
-#define PREFETCH8L2(base) \
-	PREFETCHT1 ROW0(0, base) \
-	PREFETCHT1 ROW1(0, base) \
-	PREFETCHT1 ROW2(0, base) \
-	PREFETCHT1 ROW3(0, base) \
-	PREFETCHT1 ROW4(0, base) \
-	PREFETCHT1 ROW5(0, base) \
-	PREFETCHT1 ROW6(0, base) \
-	PREFETCHT1 ROW7(0, base)
+#define PREFETCH8G(ins, d, base) \
+	PREFETCH6G(ins, d, base) \
+	ins ROW6(d, base)        \
+	ins ROW7(d, base)
 
-#define PREFETCH6L2(base) \
-	PREFETCHT1 ROW0(0, base) \
-	PREFETCHT1 ROW1(0, base) \
-	PREFETCHT1 ROW2(0, base) \
-	PREFETCHT1 ROW3(0, base) \
-	PREFETCHT1 ROW4(0, base) \
-	PREFETCHT1 ROW5(0, base)
+// PREFETCH8 (PREFETCH6) asks L1 for the current cache line of the next
+// tile's rows (COLUMNS_A). PREFETCH8L2 (PREFETCH6L2) asks L2 for those of the
+// tile after the one being updated: its lines are needed a whole tile later,
+// and L1 would lose them to the packed vectors by then. PREFETCH8N
+// (PREFETCH6N) asks L1 for the next cache line of the rows being updated.
+#define PREFETCH8(base) PREFETCH8G(PREFETCHT0, 0, base)
+#define PREFETCH6(base) PREFETCH6G(PREFETCHT0, 0, base)
+#define PREFETCH8L2(base) PREFETCH8G(PREFETCHT1, 0, base)
+#define PREFETCH6L2(base) PREFETCH6G(PREFETCHT1, 0, base)
+#define PREFETCH8N(base) PREFETCH8G(PREFETCHT0, 64, base)
+#define PREFETCH6N(base) PREFETCH6G(PREFETCHT0, 64, base)
 
-#define PREFETCH6N(base) \
-	PREFETCHT0 ROW0(64, base) \
-	PREFETCHT0 ROW1(64, base) \
-	PREFETCHT0 ROW2(64, base) \
-	PREFETCHT0 ROW3(64, base) \
-	PREFETCHT0 ROW4(64, base) \
-	PREFETCHT0 ROW5(64, base)
-
-#define PREFETCH8N(base) \
-	PREFETCHT0 ROW0(64, base) \
-	PREFETCHT0 ROW1(64, base) \
-	PREFETCHT0 ROW2(64, base) \
-	PREFETCHT0 ROW3(64, base) \
-	PREFETCHT0 ROW4(64, base) \
-	PREFETCHT0 ROW5(64, base) \
-	PREFETCHT0 ROW6(64, base) \
-	PREFETCHT0 ROW7(64, base)
-
-#define PREFETCH6(base) \
-	PREFETCHT0 ROW0(0, base) \
-	PREFETCHT0 ROW1(0, base) \
-	PREFETCHT0 ROW2(0, base) \
-	PREFETCHT0 ROW3(0, base) \
-	PREFETCHT0 ROW4(0, base) \
-	PREFETCHT0 ROW5(0, base)
+// NOTHING stands for a step a macro's caller leaves out.
+#define NOTHING
 
 // NEXT8 (NEXT6) points DI at the next tile's first row, AHEAD8 (AHEAD6) DX
 // at the first row of the tile after that.
@@ -286,45 +256,15 @@
 #define STEP1A(d) STEP1G(d, ROW0, ROW1, ROW2, ROW3, ROW4, ROW5, ROW6, ROW7)
 #define STEP4A(d) STEP4G(d, ROW0, ROW1, ROW2, ROW3, ROW4, ROW5)
 
-// COLUMNS runs the column loop of one block with the step macro step: 8
+// COLUMNS_G runs the column loop of one block with the step macro step: 8
 // columns (one cache line of each row) at a time, then the kc mod 8 rest.
-#define COLUMNS(step, loop8, rest, restloop, done) \
-	MOVQ cur-192(SP), R11  \
-	MOVQ xtb-24(SP), R12   \
-	MOVQ stride-72(SP), AX \
-	MOVQ kc8-80(SP), CX    \
-	TESTQ CX, CX           \
-	JZ   rest              \
-loop8:                     \
-	step(0)                \
-	step(8)                \
-	step(16)               \
-	step(24)               \
-	step(32)               \
-	step(40)               \
-	step(48)               \
-	step(56)               \
-	ADDQ $64, R11          \
-	DECQ CX                \
-	JNZ  loop8             \
-rest:                      \
-	MOVQ kcrest-88(SP), CX \
-	TESTQ CX, CX           \
-	JZ   done              \
-restloop:                  \
-	step(0)                \
-	ADDQ $8, R11           \
-	DECQ CX                \
-	JNZ  restloop          \
-done:
-
-// COLUMNS_A is COLUMNS reading A itself (MulVecs without the update, where
-// copying costs more than the sets shared by the rows): the step macro
-// reads the tile's rows at R11, and one cache line of each row of the next
-// tile (at DI, next) is prefetched per 8 columns.
-#define COLUMNS_A(step, prefetch, next, loop8, rest, restloop, done) \
-	MOVQ SI, R11           \
-	next                   \
+// start points R11 at the tile's first row (and DI at the next tile's, for
+// prefetch, which runs once per 8 columns). COLUMNS reads the copy of the
+// tile's block; COLUMNS_A reads A itself (MulVecs without the update, where
+// copying cost more than the sets the rows share) and prefetches the next
+// tile (prefetch, next: PREFETCH8(DI), NEXT8 or the 6-row forms).
+#define COLUMNS_G(step, start, prefetch, loop8, rest, restloop, done) \
+	start                  \
 	MOVQ xtb-24(SP), R12   \
 	MOVQ stride-72(SP), AX \
 	MOVQ kc8-80(SP), CX    \
@@ -354,6 +294,19 @@ restloop:                  \
 	DECQ CX                \
 	JNZ  restloop          \
 done:
+
+#define START_COPY MOVQ cur-192(SP), R11
+#define START_A8 MOVQ SI, R11; NEXT8
+#define START_A6 MOVQ SI, R11; NEXT6
+
+#define COLUMNS(step, loop8, rest, restloop, done) \
+	COLUMNS_G(step, START_COPY, NOTHING, loop8, rest, restloop, done)
+
+#define COLUMNS_A8(step, loop8, rest, restloop, done) \
+	COLUMNS_G(step, START_A8, PREFETCH8(DI), loop8, rest, restloop, done)
+
+#define COLUMNS_A6(step, loop8, rest, restloop, done) \
+	COLUMNS_G(step, START_A6, PREFETCH6(DI), loop8, rest, restloop, done)
 
 // UPD_ROW updates one cache line of a row of the next tile (at arow) with
 // the rank-one update a = fma(β·p_r, v, α·a), β·p_r broadcast from the frame
@@ -424,79 +377,56 @@ tail:                               \
 	copyrows(UPD_ROW_TAIL)          \
 done:
 
-// COLUMNS_UPD8 is COLUMNS for the first block of a tile that has a next
+// COLUMNS_UPD_G is COLUMNS for the first block of a tile that has a next
 // tile: after each column step it updates and copies one cache line of one
-// row of the next tile's block (UPD_ROW); it prefetches the next cache
-// line of those rows into L1 and the tile after them into L2. The kc mod 8
-// last columns are done before this tile's rest steps.
-// The loop ends when R11 reaches endp.
-#define COLUMNS_UPD8(step, loop8, rest, restloop, done) \
-	COPY_SETUP(NEXT8, AHEAD8)                   \
-	JAE  rest                                   \
-loop8:                                          \
-	PREFETCH8L2(DX)                               \
-	PREFETCH8N(DI)                               \
-	LINE                                        \
-	step(0)                                     \
+// row of the next tile's block (UPD_ROW; rows 6 and 7 with row6 and row7,
+// NOTHING for the 6-row tiles); it prefetches the next cache line of those
+// rows into L1 and the tile after them into L2. The kc mod 8 last columns
+// are done before this tile's rest steps (copyrows: COPY8 or COPY6). The
+// loop ends when R11 reaches endp. COLUMNS_UPD8 and COLUMNS_UPD6 are its
+// forms for 8- and 6-row tiles.
+#define COLUMNS_UPD_G(step, next, ahead, prefetchL2, prefetchN, row6, row7, copyrows, loop8, rest, restloop, done) \
+	COPY_SETUP(next, ahead)                         \
+	JAE  rest                                       \
+loop8:                                              \
+	prefetchL2                                      \
+	prefetchN                                       \
+	LINE                                            \
+	step(0)                                         \
 	UPD_ROW(ROW0(0, DI), ROWP0(0, CX), bp0-128(SP)) \
-	step(8)                                     \
+	step(8)                                         \
 	UPD_ROW(ROW1(0, DI), ROWP1(0, CX), bp1-136(SP)) \
-	step(16)                                    \
+	step(16)                                        \
 	UPD_ROW(ROW2(0, DI), ROWP2(0, CX), bp2-144(SP)) \
-	step(24)                                    \
+	step(24)                                        \
 	UPD_ROW(ROW3(0, DI), ROWP3(0, CX), bp3-152(SP)) \
-	step(32)                                    \
+	step(32)                                        \
 	UPD_ROW(ROW4(0, DI), ROWP4(0, CX), bp4-160(SP)) \
-	step(40)                                    \
+	step(40)                                        \
 	UPD_ROW(ROW5(0, DI), ROWP5(0, CX), bp5-168(SP)) \
-	step(48)                                    \
-	UPD_ROW(ROW6(0, DI), ROWP6(0, CX), bp6-176(SP)) \
-	step(56)                                    \
-	UPD_ROW(ROW7(0, DI), ROWP7(0, CX), bp7-184(SP)) \
-	COPY_ADVANCE                                \
-	JB   loop8                                  \
-rest:                                           \
-	COPY_REST(COPY8, restloop, done) \
-	step(0)                                     \
-	ADDQ $8, R11                                \
-	DECQ CX                                     \
-	JNZ  restloop                               \
-done:                                           \
+	step(48)                                        \
+	row6                                            \
+	step(56)                                        \
+	row7                                            \
+	COPY_ADVANCE                                    \
+	JB   loop8                                      \
+rest:                                               \
+	COPY_REST(copyrows, restloop, done)             \
+	step(0)                                         \
+	ADDQ $8, R11                                    \
+	DECQ CX                                         \
+	JNZ  restloop                                   \
+done:                                               \
 	MOVQ ysave-120(SP), DX
 
-// COLUMNS_UPD6 is COLUMNS_UPD8 for the 6-row tiles (the last two column
-// steps of each cache line copy nothing).
+#define UPD_ROW6 UPD_ROW(ROW6(0, DI), ROWP6(0, CX), bp6-176(SP))
+#define UPD_ROW7 UPD_ROW(ROW7(0, DI), ROWP7(0, CX), bp7-184(SP))
+
+#define COLUMNS_UPD8(step, loop8, rest, restloop, done) \
+	COLUMNS_UPD_G(step, NEXT8, AHEAD8, PREFETCH8L2(DX), PREFETCH8N(DI), UPD_ROW6, UPD_ROW7, COPY8, loop8, rest, restloop, done)
+
 #define COLUMNS_UPD6(step, loop8, rest, restloop, done) \
-	COPY_SETUP(NEXT6, AHEAD6)                   \
-	JAE  rest                                   \
-loop8:                                          \
-	PREFETCH6L2(DX)                               \
-	PREFETCH6N(DI)                               \
-	LINE                                        \
-	step(0)                                     \
-	UPD_ROW(ROW0(0, DI), ROWP0(0, CX), bp0-128(SP)) \
-	step(8)                                     \
-	UPD_ROW(ROW1(0, DI), ROWP1(0, CX), bp1-136(SP)) \
-	step(16)                                    \
-	UPD_ROW(ROW2(0, DI), ROWP2(0, CX), bp2-144(SP)) \
-	step(24)                                    \
-	UPD_ROW(ROW3(0, DI), ROWP3(0, CX), bp3-152(SP)) \
-	step(32)                                    \
-	UPD_ROW(ROW4(0, DI), ROWP4(0, CX), bp4-160(SP)) \
-	step(40)                                    \
-	UPD_ROW(ROW5(0, DI), ROWP5(0, CX), bp5-168(SP)) \
-	step(48)                                    \
-	step(56)                                    \
-	COPY_ADVANCE                                \
-	JB   loop8                                  \
-rest:                                           \
-	COPY_REST(COPY6, restloop, done) \
-	step(0)                                     \
-	ADDQ $8, R11                                \
-	DECQ CX                                     \
-	JNZ  restloop                               \
-done:                                           \
-	MOVQ ysave-120(SP), DX
+	COLUMNS_UPD_G(step, NEXT6, AHEAD6, PREFETCH6L2(DX), PREFETCH6N(DI), NOTHING, NOTHING, COPY6, loop8, rest, restloop, done)
 
 // COPY_SETUP starts a copying column loop: R11 at the copy of this tile,
 // CX at the next tile's, DI (next) at the next tile's first row in A, DX
@@ -774,7 +704,7 @@ p8_b3_p:
 	JMP  p8_b3_sums
 
 p8_b3_a:
-	COLUMNS_A(STEP3A, PREFETCH8(DI), NEXT8, p8_b3a_loop, p8_b3a_rest, p8_b3a_restloop, p8_b3a_done)
+	COLUMNS_A8(STEP3A, p8_b3a_loop, p8_b3a_rest, p8_b3a_restloop, p8_b3a_done)
 	JMP  p8_b3_sums
 
 p8_b3h:
@@ -791,7 +721,7 @@ p8_b3h_p:
 	JMP  p8_b3_sums
 
 p8_b3h_a:
-	COLUMNS_A(STEP3HA, PREFETCH8(DI), NEXT8, p8_b3ha_loop, p8_b3ha_rest, p8_b3ha_restloop, p8_b3ha_done)
+	COLUMNS_A8(STEP3HA, p8_b3ha_loop, p8_b3ha_rest, p8_b3ha_restloop, p8_b3ha_done)
 
 p8_b3_sums:
 	ADDQ $192, xtb-24(SP)
@@ -816,7 +746,7 @@ p8_b2_p:
 	JMP  p8_b2_sums
 
 p8_b2_a:
-	COLUMNS_A(STEP2A, PREFETCH8(DI), NEXT8, p8_b2a_loop, p8_b2a_rest, p8_b2a_restloop, p8_b2a_done)
+	COLUMNS_A8(STEP2A, p8_b2a_loop, p8_b2a_rest, p8_b2a_restloop, p8_b2a_done)
 
 p8_b2_sums:
 	ADDQ $128, xtb-24(SP)
@@ -839,7 +769,7 @@ p8_b1_p:
 	JMP  p8_b1_sums
 
 p8_b1_a:
-	COLUMNS_A(STEP1A, PREFETCH8(DI), NEXT8, p8_b1a_loop, p8_b1a_rest, p8_b1a_restloop, p8_b1a_done)
+	COLUMNS_A8(STEP1A, p8_b1a_loop, p8_b1a_rest, p8_b1a_restloop, p8_b1a_done)
 
 p8_b1_sums:
 	ADDQ $64, xtb-24(SP)
@@ -1021,7 +951,7 @@ p6_b4_p:
 	JMP  p6_b4_sums
 
 p6_b4_a:
-	COLUMNS_A(STEP4A, PREFETCH6(DI), NEXT6, p6_b4a_loop, p6_b4a_rest, p6_b4a_restloop, p6_b4a_done)
+	COLUMNS_A6(STEP4A, p6_b4a_loop, p6_b4a_rest, p6_b4a_restloop, p6_b4a_done)
 	JMP  p6_b4_sums
 
 p6_b4h:
@@ -1038,7 +968,7 @@ p6_b4h_p:
 	JMP  p6_b4_sums
 
 p6_b4h_a:
-	COLUMNS_A(STEP4HA, PREFETCH6(DI), NEXT6, p6_b4ha_loop, p6_b4ha_rest, p6_b4ha_restloop, p6_b4ha_done)
+	COLUMNS_A6(STEP4HA, p6_b4ha_loop, p6_b4ha_rest, p6_b4ha_restloop, p6_b4ha_done)
 
 p6_b4_sums:
 	ADDQ $256, xtb-24(SP)
