@@ -119,10 +119,6 @@ func mulVecsPanelBatchWide(y, a []float64, n int, x []float64, k int, update boo
 // mulVecsPanelPass is mulVecsPanelBatch with the packed panel in pack and
 // the room for the copies of A in acopy.
 func mulVecsPanelPass(pack, acopy, y, a []float64, n int, x []float64, k int, update bool, alpha, beta float64, p, v []float64) int {
-	var idx [8]int64
-	for l := range idx {
-		idx[l] = int64(8 * n * l)
-	}
 	kp := (k + 7) &^ 7
 	kcMax := min(n, len(pack)/kp&^7, panelACols)
 	z := kp / 8
@@ -142,7 +138,7 @@ func mulVecsPanelPass(pack, acopy, y, a []float64, n int, x []float64, k int, up
 	clear(y[:(k-1)*n+tiles*tileRows])
 	for c0 := 0; c0 < n; c0 += kcMax {
 		kc := min(kcMax, n-c0)
-		packPanelAVX512(pack[:kc*kp], x[c0:], &idx, kc, kp, k)
+		packPanelAVX512(pack[:kc*kp], x[c0:], n, kc, kp, k)
 		for t0 := 0; t0 < tiles; t0 += panelTiles {
 			nt := min(panelTiles, tiles-t0)
 			r := t0 * tileRows
@@ -178,12 +174,11 @@ func panelBlocks(z int) (g3, g2, g1 int) {
 
 // packPanelAVX512 packs columns c0 to c0+kc−1 of the k vectors of x
 // transposed, xt[c*kp+j] = x[j*n+c0+c] with zeros in the lanes k ≤ j < kp;
-// x starts at column c0 and idx[l] = 8·n·l (one gather a column of 8
-// vectors). len(xt) ≥ kc·kp, len(x) ≥
-// (k−1)·n+kc, kc ≥ 1, 8 ≤ kp, k ≤ kp.
+// x starts at column c0 (8×8 blocks transposed in registers). len(xt) ≥
+// kc·kp, len(x) ≥ (k−1)·n+kc, kc ≥ 1, 8 ≤ kp, k ≤ kp, kp−k < 8.
 //
 //go:noescape
-func packPanelAVX512(xt, x []float64, idx *[8]int64, kc, kp, k int)
+func packPanelAVX512(xt, x []float64, n, kc, kp, k int)
 
 // panel8AVX512 adds one column panel of MulVecs to y, for tiles of 8 rows
 // and blocks of vectors of 3, 2 or 1 registers (g3, g2, g1 of them):
