@@ -68,7 +68,7 @@ func Impl() string {
 // for all k vectors (the rows of A are the outer loop), so its cost is the
 // 2·k·n² flops, not k passes over A. y must not overlap a or x. On AVX-512
 // with n ≥ 256 it keeps its packed vectors and copies of A's blocks on the
-// calling goroutine's stack: 113 KiB, 193 KiB from n = 512 (so such a
+// calling goroutine's stack: 129 KiB, 193 KiB from n = 512 (so such a
 // goroutine's stack grows to 256 KiB once).
 func MulVecs(y, a []float64, n int, x []float64, k int) {
 	if n < 0 || k < 0 {
