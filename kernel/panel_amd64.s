@@ -312,8 +312,9 @@ done:
 // the rank-one update a = fma(β·p_r, v, α·a), β·p_r broadcast from the frame
 // slot bp, v in Z30, α in Z29 (the operations of scaleAddOuterAVX512, so the
 // same bits), and stores it to A and to the next block's copy (prow).
-// UPD_ROW_TAIL is UPD_ROW for the last kc mod 8 columns (mask K1; the copy's
-// lanes past kc are zero, and never read). LINE loads the line of v
+// UPD_ROW_TAIL is UPD_ROW for the last kc mod 8 columns (mask K1: A is
+// neither read nor written past them; the copy's lanes past kc hold
+// whatever the arithmetic gave and are never read). LINE loads the line of v
 // (LINE_TAIL its first kc mod 8 columns).
 #define UPD_ROW(arow, prow, bp) \
 	VMULPD           arow, Z29, Z31 \
