@@ -34,6 +34,9 @@ type Optimizer struct {
 	mNew, pNew, vNew, sNew []float64
 	zw, yw, u, w           []float64
 	norms                  []float64
+	// The sampling kernel's scratch space (kernel.WorkLen; sized with the
+	// population): passed in, it is not cleared on the stack every call.
+	work []float64
 
 	// The population: λ×n row-major z_i, y_i = A·z_i, x_i = m + σ·y_i, and
 	// the candidate views handed out by Ask.
@@ -234,10 +237,10 @@ func (o *Optimizer) sample() bool {
 func (o *Optimizer) fillXY() {
 	n := o.n
 	if o.pend {
-		kernel.UpdateMulVecs(o.y, o.a, n, o.pendAlpha, o.pendBeta, o.p, o.pendQ, o.z, o.lambda)
+		kernel.UpdateMulVecsWork(o.y, o.a, n, o.pendAlpha, o.pendBeta, o.p, o.pendQ, o.z, o.lambda, o.work)
 		o.pend = false
 	} else {
-		kernel.MulVecs(o.y, o.a, n, o.z, o.lambda)
+		kernel.MulVecsWork(o.y, o.a, n, o.z, o.lambda, o.work)
 	}
 	// x_i = m + σ·y_i for the whole population in one kernel call.
 	ln := o.lambda * n

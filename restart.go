@@ -3,6 +3,8 @@ package mmaes
 import (
 	"math"
 	"strconv"
+
+	"github.com/mmaes-go/mmaes/kernel"
 )
 
 // Restart selects the restart strategy (Config.Restart).
@@ -256,6 +258,9 @@ func (o *Optimizer) sizeBuffers() {
 		o.idx = make([]int, lambda)
 	}
 	o.z, o.y, o.x = o.z[:lambda*n], o.y[:lambda*n], o.x[:lambda*n]
+	if w := kernel.WorkLen(n, lambda); len(o.work) < w {
+		o.work = make([]float64, w)
+	}
 	o.xs, o.evalBuf, o.fit, o.idx = o.xs[:lambda], o.evalBuf[:lambda], o.fit[:lambda], o.idx[:lambda]
 	if h := o.par.TolFunHist; cap(o.hist) < h {
 		o.hist = make([]float64, h)

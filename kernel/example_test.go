@@ -21,6 +21,23 @@ func ExampleMulVecs() {
 	// y_1 = [-1.5 -2.5]
 }
 
+func ExampleUpdateMulVecsWork() {
+	// A caller that samples every generation keeps the kernels' scratch
+	// space (WorkLen) with its other buffers: here A = I is updated to
+	// 0.5·I + 2·p·vᵀ, then y = A·x for the vectors x_0 = (1, 0), x_1 = (0, 1).
+	const n, k = 2, 2
+	work := make([]float64, kernel.WorkLen(n, k)) // 0 here: n < 256
+	a := []float64{1, 0, 0, 1}
+	p, v := []float64{1, 2}, []float64{3, 4}
+	x := []float64{1, 0, 0, 1}
+	y := make([]float64, k*n)
+	kernel.UpdateMulVecsWork(y, a, n, 0.5, 2, p, v, x, k, work)
+	fmt.Printf("y_0 = %.3g\ny_1 = %.3g\n", y[:2], y[2:])
+	// Output:
+	// y_0 = [6.5 12]
+	// y_1 = [8 16.5]
+}
+
 func ExampleScaleAddOuter() {
 	// A ← 0.5·I + 2·p·vᵀ.
 	a := []float64{1, 0, 0, 1}

@@ -13,14 +13,14 @@ func init() {
 
 // Dispatch: each function picks the widest path the flags allow.
 
-func mulVecs(y, a []float64, n int, x []float64, k int) {
+func mulVecs(y, a []float64, n int, x []float64, k int, work []float64) {
 	switch {
 	case useSmall(n):
 		mulVecsSmall(y, a, n, x, k)
 	case !useAVX2 || n < tileRows:
 		mulVecsGeneric(y, a, n, x, k)
 	case usePanels(n, k):
-		mulVecsPanels(y, a, n, x, k, false, 0, 0, nil, nil)
+		mulVecsPanels(y, a, n, x, k, false, 0, 0, nil, nil, work)
 	default:
 		mulVecsTiled(y, a, n, x, k)
 	}
@@ -29,12 +29,12 @@ func mulVecs(y, a []float64, n int, x []float64, k int) {
 // updateMulVecs applies A ← α·A + β·p·vᵀ and computes y_i = A·x_i: in one
 // pass over A on the AVX-512 panels, else as ScaleAddOuter then MulVecs.
 // Both give the same bits.
-func updateMulVecs(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k int) {
+func updateMulVecs(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k int, work []float64) {
 	if usePanels(n, k) {
-		mulVecsPanels(y, a, n, x, k, true, alpha, beta, p, v)
+		mulVecsPanels(y, a, n, x, k, true, alpha, beta, p, v, work)
 		return
 	}
-	updateMulVecsSeparate(y, a, n, alpha, beta, p, v, x, k)
+	updateMulVecsSeparate(y, a, n, alpha, beta, p, v, x, k, work)
 }
 
 func mulVec(y, a []float64, n int, x []float64) {

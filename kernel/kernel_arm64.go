@@ -9,7 +9,10 @@ func init() {
 
 // Dispatch: each function uses NEON unless a test turned it off.
 
-func mulVecs(y, a []float64, n int, x []float64, k int) {
+// workLen is 0: the NEON kernels keep no scratch space.
+func workLen(n, k int) int { return 0 }
+
+func mulVecs(y, a []float64, n int, x []float64, k int, _ []float64) {
 	if !useNEON || n < tileRows {
 		mulVecsGeneric(y, a, n, x, k)
 		return
@@ -159,8 +162,8 @@ func weightedSumNEON(dst, w, x []float64, n int, rows []int)
 //go:noescape
 func scaleNEON(alpha float64, x []float64)
 
-func updateMulVecs(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k int) {
-	updateMulVecsSeparate(y, a, n, alpha, beta, p, v, x, k)
+func updateMulVecs(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k int, work []float64) {
+	updateMulVecsSeparate(y, a, n, alpha, beta, p, v, x, k, work)
 }
 
 // ziggurat has no NEON path: without compress-store and gathers the lanes

@@ -1027,12 +1027,18 @@ func TestMulVecs(t *testing.T) {
 							return
 						}
 					}
-					// Deterministic, also with every slice at another offset.
+					// Deterministic, also with every slice at another offset
+					// and the scratch space passed in (MulVecsWork, its
+					// contents garbage, its guard cells checked).
 					g2 := newGuarded((tc.offY+3)%8, k*n)
-					MulVecs(g2.s, placed((tc.offA+5)%8, tc.a), n, placed((tc.offX+1)%8, tc.x), k)
+					w := newWork(tc.offX, n, k)
+					MulVecsWork(g2.s, placed((tc.offA+5)%8, tc.a), n, placed((tc.offX+1)%8, tc.x), k, w.s)
 					if i := sameResults(g.s, g2.s); i >= 0 {
-						c.errorf("MulVecs %s: not deterministic (or depends on alignment) at y[%d]: %v then %v",
+						c.errorf("MulVecs %s: not deterministic (or depends on alignment or work) at y[%d]: %v then %v",
 							tc.desc, i, g.s[i], g2.s[i])
+					}
+					if i := w.guardsIntact(); i != math.MinInt {
+						c.errorf("MulVecsWork %s: wrote work[%d], past WorkLen", tc.desc, i)
 					}
 				}
 			})

@@ -2,6 +2,8 @@
 
 package kernel
 
+import "unsafe"
+
 // MulVecs on AVX-512 for large n: column panels in broadcast form
 // (panel_amd64.s). A is read once per call, each 8×kc block of it used for
 // all k vectors while it is in L1 (with the rank-one update, from a copy
@@ -64,13 +66,13 @@ const panelTiles = 128
 // update it first applies A ← α·A + β·p·vᵀ to each block of A just before
 // the block is read (so A is read and written once). The rows below the last
 // whole tile are updated by scaleAddOuter and computed by whole-row tiles.
-func mulVecsPanels(y, a []float64, n int, x []float64, k int, update bool, alpha, beta float64, p, v []float64) {
+func mulVecsPanels(y, a []float64, n int, x []float64, k int, update bool, alpha, beta float64, p, v, work []float64) {
 	// The batches may tile the rows differently: the first one updated the
 	// rows it covered, whole-row tiles compute what any batch left out.
 	rows, updated := n, 0
 	for j0 := 0; j0 < k; j0 += panelMaxLanes {
 		kb := min(panelMaxLanes, k-j0)
-		r := mulVecsPanelBatch(y[j0*n:], a, n, x[j0*n:], kb, update && j0 == 0, alpha, beta, p, v)
+		r := mulVecsPanelBatch(y[j0*n:], a, n, x[j0*n:], kb, update && j0 == 0, alpha, beta, p, v, work)
 		if j0 == 0 {
 			updated = r
 		}
@@ -90,12 +92,43 @@ func mulVecsPanels(y, a []float64, n int, x []float64, k int, update bool, alpha
 // mulVecsPanelBatch is mulVecsPanels for k ≤ panelMaxLanes vectors and the
 // rows of whole tiles; it returns the number of rows it covered. Vectors in
 // 4 registers (25 ≤ k ≤ 32, or a multiple) run in tiles of 6 rows
-// (panel6AVX512), all others in tiles of 8 (panel8AVX512).
-func mulVecsPanelBatch(y, a []float64, n int, x []float64, k int, update bool, alpha, beta float64, p, v []float64) int {
+// (panel6AVX512), all others in tiles of 8 (panel8AVX512). The packed panel
+// and the copies of A live in work (len(work) = workLen(n, k)) or, with work
+// nil, on the stack.
+func mulVecsPanelBatch(y, a []float64, n int, x []float64, k int, update bool, alpha, beta float64, p, v, work []float64) int {
+	if work != nil {
+		work = alignLine(work)
+		pack := panelPackLen(n)
+		return mulVecsPanelPass(work[:pack], work[pack:pack+panelACopy], y, a, n, x, k, update, alpha, beta, p, v)
+	}
 	if n < panelWideN {
 		return mulVecsPanelBatchNarrow(y, a, n, x, k, update, alpha, beta, p, v)
 	}
 	return mulVecsPanelBatchWide(y, a, n, x, k, update, alpha, beta, p, v)
+}
+
+// workLen is the scratch space of the panels: the packed panel, the copies
+// of A, and 8 float64s of slack to start them at a cache line.
+func workLen(n, k int) int {
+	if !usePanels(n, k) {
+		return 0
+	}
+	return panelPackLen(n) + panelACopy + 8
+}
+
+// panelPackLen is the room for the packed panel at n.
+func panelPackLen(n int) int {
+	if n < panelWideN {
+		return panelPack
+	}
+	return panelPackWide
+}
+
+// alignLine drops the float64s of s before its first 64-byte boundary, so
+// that the copies' rows start cache lines (len(s) > 8).
+func alignLine(s []float64) []float64 {
+	off := int(uintptr(unsafe.Pointer(unsafe.SliceData(s)))&63) / 8
+	return s[(8-off)&7:]
 }
 
 // mulVecsPanelBatchNarrow and mulVecsPanelBatchWide hold the packed panel

@@ -76,7 +76,17 @@ func TestUpdateMulVecs(t *testing.T) {
 			ga, gy := newGuarded(c.off, c.n*c.n), newGuarded((c.off+3)%8, c.k*c.n)
 			copy(ga.s, c.a)
 			p, v, x := placed(c.off, c.p), placed(7-c.off, c.v), placed(c.off, c.x)
-			UpdateMulVecs(gy.s, ga.s, c.n, c.alpha, c.beta, p, v, x, c.k)
+			// Every other case passes scratch space in (garbage contents,
+			// guard cells past WorkLen).
+			w := newWork(c.off, c.n, c.k)
+			if c.off%2 == 0 {
+				UpdateMulVecs(gy.s, ga.s, c.n, c.alpha, c.beta, p, v, x, c.k)
+			} else {
+				UpdateMulVecsWork(gy.s, ga.s, c.n, c.alpha, c.beta, p, v, x, c.k, w.s)
+			}
+			if i := w.guardsIntact(); i != math.MinInt {
+				t.Fatalf("%s: wrote work[%d], past WorkLen", what, i)
+			}
 			for i := range a1 {
 				if math.Float64bits(ga.s[i]) != math.Float64bits(a1[i]) {
 					t.Fatalf("%s: a[%d] = %v, two passes give %v", what, i, ga.s[i], a1[i])
