@@ -192,13 +192,14 @@ func BenchmarkVector(b *testing.B) {
 // BenchmarkUpdateMulVecs is a generation's matrix work: the rank-one update
 // of A and the sampling, fused (one pass over A where the path has it), with
 // the scratch space passed in as the optimizer does (work=true) or on the
-// stack (work=false), and as ScaleAddOuter followed by MulVecs (fused=false).
+// stack (work=false), and as ScaleAddOuter followed by MulVecs (fused=false);
+// alpha=1 is the optimizer's update, whose α is 1 (A = s·Ã).
 func BenchmarkUpdateMulVecs(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 5))
 	for _, n := range benchSizes {
 		k := lambda(n)
 		a, x, y, p, v := randSlice(r, n*n), randSlice(r, k*n), make([]float64, k*n), randSlice(r, n), randSlice(r, n)
-		for _, mode := range []string{"fused=true/work=true", "fused=true/work=false", "fused=false"} {
+		for _, mode := range []string{"fused=true/work=true", "fused=true/work=true/alpha=1", "fused=true/work=false", "fused=false"} {
 			b.Run(fmt.Sprintf("n=%d/k=%d/%s", n, k, mode), func(b *testing.B) {
 				benchPaths(b, func(b *testing.B) {
 					w := make([]float64, WorkLen(n, k))
@@ -207,6 +208,8 @@ func BenchmarkUpdateMulVecs(b *testing.B) {
 						switch mode {
 						case "fused=true/work=true":
 							UpdateMulVecsWork(y, a, n, 0.999, 1e-3, p, v, x, k, w)
+						case "fused=true/work=true/alpha=1":
+							UpdateMulVecsWork(y, a, n, 1, 1e-6, p, v, x, k, w)
 						case "fused=true/work=false":
 							UpdateMulVecs(y, a, n, 0.999, 1e-3, p, v, x, k)
 						default:

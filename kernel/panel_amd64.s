@@ -322,6 +322,15 @@ done:
 	VMOVUPD          Z31, arow      \
 	VMOVUPD          Z31, prow
 
+// UPD_ROW1 is UPD_ROW for α = 1 (alpha1 set): a = fma(β·p_r, v, a), the
+// same bits without the multiplication (the optimizer keeps A as s·Ã and
+// passes α = 1; the tail and the first tile keep UPD_ROW, exact with α = 1).
+#define UPD_ROW1(arow, prow, bp) \
+	VMOVUPD          arow, Z31    \
+	VFMADD231PD.BCST bp, Z30, Z31 \
+	VMOVUPD          Z31, arow    \
+	VMOVUPD          Z31, prow
+
 #define UPD_ROW_TAIL(arow, prow, bp) \
 	VMOVUPD.Z        arow, K1, Z31 \
 	VMULPD           Z29, Z31, Z31 \
@@ -386,7 +395,7 @@ done:
 // are done before this tile's rest steps (copyrows: COPY8 or COPY6). The
 // loop ends when R11 reaches endp. COLUMNS_UPD8 and COLUMNS_UPD6 are its
 // forms for 8- and 6-row tiles.
-#define COLUMNS_UPD_G(step, next, ahead, prefetchL2, prefetchN, row6, row7, copyrows, loop8, rest, restloop, done) \
+#define COLUMNS_UPD_G(step, upd, next, ahead, prefetchL2, prefetchN, row6, row7, copyrows, loop8, rest, restloop, done) \
 	COPY_SETUP(next, ahead)                         \
 	JAE  rest                                       \
 loop8:                                              \
@@ -394,17 +403,17 @@ loop8:                                              \
 	prefetchN                                       \
 	LINE                                            \
 	step(0)                                         \
-	UPD_ROW(ROW0(0, DI), ROWP0(0, CX), bp0-128(SP)) \
+	upd(ROW0(0, DI), ROWP0(0, CX), bp0-128(SP))     \
 	step(8)                                         \
-	UPD_ROW(ROW1(0, DI), ROWP1(0, CX), bp1-136(SP)) \
+	upd(ROW1(0, DI), ROWP1(0, CX), bp1-136(SP))     \
 	step(16)                                        \
-	UPD_ROW(ROW2(0, DI), ROWP2(0, CX), bp2-144(SP)) \
+	upd(ROW2(0, DI), ROWP2(0, CX), bp2-144(SP))     \
 	step(24)                                        \
-	UPD_ROW(ROW3(0, DI), ROWP3(0, CX), bp3-152(SP)) \
+	upd(ROW3(0, DI), ROWP3(0, CX), bp3-152(SP))     \
 	step(32)                                        \
-	UPD_ROW(ROW4(0, DI), ROWP4(0, CX), bp4-160(SP)) \
+	upd(ROW4(0, DI), ROWP4(0, CX), bp4-160(SP))     \
 	step(40)                                        \
-	UPD_ROW(ROW5(0, DI), ROWP5(0, CX), bp5-168(SP)) \
+	upd(ROW5(0, DI), ROWP5(0, CX), bp5-168(SP))     \
 	step(48)                                        \
 	row6                                            \
 	step(56)                                        \
@@ -420,14 +429,34 @@ rest:                                               \
 done:                                               \
 	MOVQ ysave-120(SP), DX
 
-#define UPD_ROW6 UPD_ROW(ROW6(0, DI), ROWP6(0, CX), bp6-176(SP))
-#define UPD_ROW7 UPD_ROW(ROW7(0, DI), ROWP7(0, CX), bp7-184(SP))
+#define COLUMNS_UPD8(step, upd, loop8, rest, restloop, done) \
+	COLUMNS_UPD_G(step, upd, NEXT8, AHEAD8, PREFETCH8L2(DX), PREFETCH8N(DI), upd(ROW6(0, DI), ROWP6(0, CX), bp6-176(SP)), upd(ROW7(0, DI), ROWP7(0, CX), bp7-184(SP)), COPY8, loop8, rest, restloop, done)
 
-#define COLUMNS_UPD8(step, loop8, rest, restloop, done) \
-	COLUMNS_UPD_G(step, NEXT8, AHEAD8, PREFETCH8L2(DX), PREFETCH8N(DI), UPD_ROW6, UPD_ROW7, COPY8, loop8, rest, restloop, done)
+#define COLUMNS_UPD6(step, upd, loop8, rest, restloop, done) \
+	COLUMNS_UPD_G(step, upd, NEXT6, AHEAD6, PREFETCH6L2(DX), PREFETCH6N(DI), NOTHING, NOTHING, COPY6, loop8, rest, restloop, done)
 
-#define COLUMNS_UPD6(step, loop8, rest, restloop, done) \
-	COLUMNS_UPD_G(step, NEXT6, AHEAD6, PREFETCH6L2(DX), PREFETCH6N(DI), NOTHING, NOTHING, COPY6, loop8, rest, restloop, done)
+// UPD_EITHER runs the copying column loop cols (COLUMNS_UPD8 or
+// COLUMNS_UPD6) with UPD_ROW1 when α = 1 (at the label one) and with
+// UPD_ROW otherwise, then jumps to sums.
+#define UPD_EITHER(cols, step, one, sums, loop8, rest, restloop, done, loop81, rest1, restloop1, done1) \
+	CMPQ alpha1-224(SP), $0                           \
+	JNE  one                                          \
+	cols(step, UPD_ROW, loop8, rest, restloop, done)      \
+	JMP  sums                                         \
+one:                                                  \
+	cols(step, UPD_ROW1, loop81, rest1, restloop1, done1) \
+	JMP  sums
+
+// ALPHA1 sets the local alpha1 to 1 if the argument α (at alpha) is 1.0,
+// else to 0 (AX, BX, CX and DX scratch).
+#define ALPHA1(alpha) \
+	XORQ    CX, CX                     \
+	MOVQ    $1, DX                     \
+	MOVQ    alpha, AX                  \
+	MOVQ    $0x3ff0000000000000, BX    \
+	CMPQ    AX, BX                     \
+	CMOVQEQ DX, CX                     \
+	MOVQ    CX, alpha1-224(SP)
 
 // COPY_SETUP starts a copying column loop: R11 at the copy of this tile,
 // CX at the next tile's, DI (next) at the next tile's first row in A, DX
@@ -675,7 +704,7 @@ done:
 // frame holds locals; the column macros read the arguments they need from
 // locals (go vet's asmdecl checks FP references in a macro against the
 // function above its #define).
-TEXT ·panel8AVX512(SB), $216-240
+TEXT ·panel8AVX512(SB), $224-240
 	MOVQ n+96(FP), R8
 	SHLQ $3, R8            // R8 = NBYTES
 	LEAQ (R8)(R8*2), R9    // R9 = 3·NBYTES
@@ -714,6 +743,7 @@ p8_first:
 	MOVQ AX, nxt-200(SP)
 	MOVQ alpha+160(FP), AX
 	MOVQ AX, alphal-96(SP)
+	ALPHA1(alpha+160(FP))
 	MOVQ beta+168(FP), AX
 	MOVQ AX, betal-216(SP)
 	MOVQ v_base+200(FP), AX
@@ -781,8 +811,7 @@ p8_b3:
 	CMPQ copynext-112(SP), $0
 	JEQ  p8_b3_p
 	MOVQ $0, copynext-112(SP)
-	COLUMNS_UPD8(STEP3, p8_b3u_loop, p8_b3u_rest, p8_b3u_restloop, p8_b3u_done)
-	JMP  p8_b3_sums
+	UPD_EITHER(COLUMNS_UPD8, STEP3, p8_b3u1, p8_b3_sums, p8_b3u_loop, p8_b3u_rest, p8_b3u_restloop, p8_b3u_done, p8_b3u1_loop, p8_b3u1_rest, p8_b3u1_restloop, p8_b3u1_done)
 
 p8_b3_p:
 	COLUMNS(STEP3, p8_b3p_loop, p8_b3p_rest, p8_b3p_restloop, p8_b3p_done)
@@ -798,8 +827,7 @@ p8_b3h:
 	CMPQ copynext-112(SP), $0
 	JEQ  p8_b3h_p
 	MOVQ $0, copynext-112(SP)
-	COLUMNS_UPD8(STEP3H, p8_b3hu_loop, p8_b3hu_rest, p8_b3hu_restloop, p8_b3hu_done)
-	JMP  p8_b3_sums
+	UPD_EITHER(COLUMNS_UPD8, STEP3H, p8_b3hu1, p8_b3_sums, p8_b3hu_loop, p8_b3hu_rest, p8_b3hu_restloop, p8_b3hu_done, p8_b3hu1_loop, p8_b3hu1_rest, p8_b3hu1_restloop, p8_b3hu1_done)
 
 p8_b3h_p:
 	COLUMNS(STEP3H, p8_b3hp_loop, p8_b3hp_rest, p8_b3hp_restloop, p8_b3hp_done)
@@ -823,8 +851,7 @@ p8_b2:
 	CMPQ copynext-112(SP), $0
 	JEQ  p8_b2_p
 	MOVQ $0, copynext-112(SP)
-	COLUMNS_UPD8(STEP2, p8_b2u_loop, p8_b2u_rest, p8_b2u_restloop, p8_b2u_done)
-	JMP  p8_b2_sums
+	UPD_EITHER(COLUMNS_UPD8, STEP2, p8_b2u1, p8_b2_sums, p8_b2u_loop, p8_b2u_rest, p8_b2u_restloop, p8_b2u_done, p8_b2u1_loop, p8_b2u1_rest, p8_b2u1_restloop, p8_b2u1_done)
 
 p8_b2_p:
 	COLUMNS(STEP2, p8_b2p_loop, p8_b2p_rest, p8_b2p_restloop, p8_b2p_done)
@@ -846,8 +873,7 @@ p8_b1:
 	CMPQ copynext-112(SP), $0
 	JEQ  p8_b1_p
 	MOVQ $0, copynext-112(SP)
-	COLUMNS_UPD8(STEP1, p8_b1u_loop, p8_b1u_rest, p8_b1u_restloop, p8_b1u_done)
-	JMP  p8_b1_sums
+	UPD_EITHER(COLUMNS_UPD8, STEP1, p8_b1u1, p8_b1_sums, p8_b1u_loop, p8_b1u_rest, p8_b1u_restloop, p8_b1u_done, p8_b1u1_loop, p8_b1u1_rest, p8_b1u1_restloop, p8_b1u1_done)
 
 p8_b1_p:
 	COLUMNS(STEP1, p8_b1p_loop, p8_b1p_rest, p8_b1p_restloop, p8_b1p_done)
@@ -978,7 +1004,7 @@ pack_done:
 // registers with a weak block of 1; half as in panel8AVX512 (g4 = 1). The
 // sums go to y through masked (K2)
 // loads and stores of 6 lanes.
-TEXT ·panel6AVX512(SB), $216-224
+TEXT ·panel6AVX512(SB), $224-224
 	MOVQ n+96(FP), R8
 	SHLQ $3, R8            // R8 = NBYTES
 	LEAQ (R8)(R8*2), R9    // R9 = 3·NBYTES
@@ -1019,6 +1045,7 @@ p6_first:
 	MOVQ AX, nxt-200(SP)
 	MOVQ alpha+144(FP), AX
 	MOVQ AX, alphal-96(SP)
+	ALPHA1(alpha+144(FP))
 	MOVQ beta+152(FP), AX
 	MOVQ AX, betal-216(SP)
 	MOVQ v_base+184(FP), AX
@@ -1066,8 +1093,7 @@ p6_b4:
 	CMPQ copynext-112(SP), $0
 	JEQ  p6_b4_p
 	MOVQ $0, copynext-112(SP)
-	COLUMNS_UPD6(STEP4, p6_b4u_loop, p6_b4u_rest, p6_b4u_restloop, p6_b4u_done)
-	JMP  p6_b4_sums
+	UPD_EITHER(COLUMNS_UPD6, STEP4, p6_b4u1, p6_b4_sums, p6_b4u_loop, p6_b4u_rest, p6_b4u_restloop, p6_b4u_done, p6_b4u1_loop, p6_b4u1_rest, p6_b4u1_restloop, p6_b4u1_done)
 
 p6_b4_p:
 	COLUMNS(STEP4, p6_b4p_loop, p6_b4p_rest, p6_b4p_restloop, p6_b4p_done)
@@ -1083,8 +1109,7 @@ p6_b4h:
 	CMPQ copynext-112(SP), $0
 	JEQ  p6_b4h_p
 	MOVQ $0, copynext-112(SP)
-	COLUMNS_UPD6(STEP4H, p6_b4hu_loop, p6_b4hu_rest, p6_b4hu_restloop, p6_b4hu_done)
-	JMP  p6_b4_sums
+	UPD_EITHER(COLUMNS_UPD6, STEP4H, p6_b4hu1, p6_b4_sums, p6_b4hu_loop, p6_b4hu_rest, p6_b4hu_restloop, p6_b4hu_done, p6_b4hu1_loop, p6_b4hu1_rest, p6_b4hu1_restloop, p6_b4hu1_done)
 
 p6_b4h_p:
 	COLUMNS(STEP4H, p6_b4hp_loop, p6_b4hp_rest, p6_b4hp_restloop, p6_b4hp_done)
