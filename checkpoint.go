@@ -7,7 +7,7 @@ import (
 	"math"
 )
 
-// Checkpoint format (version 2). All integers are little-endian uint64 unless
+// Checkpoint format (version 3). All integers are little-endian uint64 unless
 // noted, floats are IEEE-754 bits as uint64:
 //
 //	magic "MMAESCKP" (8 bytes), version (uint32)
@@ -20,21 +20,26 @@ import (
 //	state:  σ, generation, evals, reason, hasBest, best f, histPos, histLen,
 //	        rowA, rowAInv, restarts, large runs, evals of small runs, evals
 //	        of large runs, small (0/1), generations and evals before the
-//	        current run, its generation limit
-//	vectors: m, p, v, s, best x (n each), A (n²), A_inv (n², Cholesky only),
+//	        current run, its generation limit, the scale s of A = s·Ã
+//	        (scale.go)
+//	vectors: m, p, v, s, best x (n each), Ã (n²), A_inv (n², Cholesky only),
 //	        TolFun history (TolFunHist), the initial mean (n, with a Restart
 //	        strategy), Lower, Upper (n each, when set), and if asked Z, Y, X
 //	        (λ·n each)
 //	generator: length (uint32) and the xoshiro256++ MarshalBinary bytes
 //	CRC-32 (IEEE, uint32) of everything before it
 //
-// Version 1 (before rank-μ, restarts, bounds and workers) lacked the
-// additions; it is not read. The observer (Config.Observer) and the
+// Version 2 had no scale (A itself in place of Ã): it is read with s = 1,
+// and the run continues as a version 3 one would from that A. Version 1
+// (before rank-μ, restarts, bounds and workers) lacked the additions; it is
+// not read. The observer (Config.Observer) and the
 // objective are not saved.
 
 const (
 	ckMagic   = "MMAESCKP"
-	ckVersion = 2
+	ckVersion = 3
+	// ckVersionNoScale is the last version without the scale of A.
+	ckVersionNoScale = 2
 )
 
 // MarshalBinary implements encoding.BinaryMarshaler: it encodes the whole
@@ -125,6 +130,7 @@ func (o *Optimizer) MarshalBinary() ([]byte, error) {
 	u(o.gen - o.runGen)
 	u(o.runEvals0)
 	u(o.runMaxGen)
+	f(o.aScale)
 	vs(o.m)
 	vs(o.p)
 	vs(o.v)
@@ -166,13 +172,16 @@ func (o *Optimizer) bodyWords() int {
 	if o.cfg.Upper != nil {
 		nvec++
 	}
-	return words(o.n, o.lambda, o.mu, o.par.TolFunHist, nvec, o.cfg.Update == Cholesky, o.asked)
+	return words(ckVersion, o.n, o.lambda, o.mu, o.par.TolFunHist, nvec, o.cfg.Update == Cholesky, o.asked)
 }
 
-// words counts the words of a checkpoint with nvec optional n-vectors (the
-// initial mean, Lower, Upper).
-func words(n, lam, mu, hist, nvec int, chol, asked bool) int {
+// words counts the words of a checkpoint of the given version with nvec
+// optional n-vectors (the initial mean, Lower, Upper).
+func words(version uint32, n, lam, mu, hist, nvec int, chol, asked bool) int {
 	w := headerWords + configWords + mu + 7 + 18 + (5+nvec)*n + n*n + hist
+	if version > ckVersionNoScale {
+		w++ // the scale of A
+	}
 	if chol {
 		w += n * n
 	}
@@ -241,8 +250,9 @@ func decode(data []byte) (*Optimizer, error) {
 	if string(data[:8]) != ckMagic {
 		return nil, ckErr("not an mmaes checkpoint (bad magic)")
 	}
-	if v := binary.LittleEndian.Uint32(data[8:]); v != ckVersion {
-		return nil, ckErr("version %d, want %d", v, ckVersion)
+	version := binary.LittleEndian.Uint32(data[8:])
+	if version != ckVersion && version != ckVersionNoScale {
+		return nil, ckErr("version %d, want %d or %d", version, ckVersionNoScale, ckVersion)
 	}
 	body := data[:len(data)-4]
 	if crc32.ChecksumIEEE(body) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
@@ -293,7 +303,7 @@ func decode(data []byte) (*Optimizer, error) {
 
 	// The exact length, in float64 arithmetic first so that nothing
 	// overflows, before anything is allocated.
-	wf := float64(words(n, lam, mu, hist, nvec, upd == Cholesky, asked == 1)) // ≤ 2^54 here
+	wf := float64(words(version, n, lam, mu, hist, nvec, upd == Cholesky, asked == 1)) // ≤ 2^54 here
 	if wf*8 > float64(len(body)) {
 		return nil, ckErr("truncated: %d bytes for n=%d, λ=%d", len(data), n, lam)
 	}
@@ -359,6 +369,10 @@ func decode(data []byte) (*Optimizer, error) {
 	o.evalsSmall, o.evalsLarge = int(rs[2]), int(rs[3])
 	small, genBefore := rs[4], int(rs[5])
 	o.runEvals0, o.runMaxGen = int(rs[6]), int(rs[7])
+	o.aScale = 1
+	if version > ckVersionNoScale {
+		o.aScale = r.f()
+	}
 	o.small = small == 1
 	if small > 1 || genBefore > o.gen || o.runEvals0 > o.evals || !o.validRun() {
 		return nil, ckErr("inconsistent restart state")
@@ -409,6 +423,7 @@ func decode(data []byte) (*Optimizer, error) {
 		// A live run must have the state New and Tell guarantee.
 		if !finite(o.sigma) || o.sigma <= 0 || !allFinite(o.m) || !allFinite(o.p) ||
 			!allFinite(o.v) || !allFinite(o.s) || !allFinite(o.a) || !allFinite(o.ainv) ||
+			!(o.aScale >= aScaleMin && o.aScale <= 1) ||
 			!(o.rowA >= 0) || !(o.rowAInv >= 0) {
 			return nil, ckErr("live run with a non-finite state")
 		}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"testing"
 
@@ -241,7 +242,7 @@ func TestUnmarshalBad(t *testing.T) {
 		binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.ChecksumIEEE(b[:len(b)-4]))
 		check("σ = NaN", b)
 		// Wrong versions: 1 (before restarts and bounds) and the next.
-		for _, v := range []uint32{1, 3} {
+		for _, v := range []uint32{1, 4} {
 			b = bytes.Clone(good)
 			binary.LittleEndian.PutUint32(b[8:], v)
 			binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.ChecksumIEEE(b[:len(b)-4]))
@@ -316,6 +317,9 @@ func TestUnmarshalBadFeatures(t *testing.T) {
 		"small = 2":         {stateWord(14), 2},
 		"run after the end": {stateWord(15), 1 << 40},
 		"restarts = 0":      {stateWord(10), 0},
+		"scale of A 2":      {stateWord(18), math.Float64bits(2)},
+		"scale of A 0":      {stateWord(18), 0},
+		"scale of A NaN":    {stateWord(18), math.Float64bits(math.NaN())},
 	} {
 		b := bytes.Clone(good)
 		binary.LittleEndian.PutUint64(b[c.off:], c.v)
@@ -335,5 +339,52 @@ func TestUnmarshalBadFeatures(t *testing.T) {
 	var r mmaes.Optimizer
 	if err := r.UnmarshalBinary(b); !errors.Is(err, mmaes.ErrCheckpoint) {
 		t.Errorf("Lower[0] = 5 > initial mean 1: err = %v", err)
+	}
+}
+
+// TestCheckpointVersion2: a checkpoint of version 2 (A itself, before the
+// optimizer kept A as s·Ã) is read with s = 1: the restored run has the
+// same A, mean and σ, bit for bit, marshals as version 3, and continues as
+// the original does within rounding (the two hold A differently).
+func TestCheckpointVersion2(t *testing.T) {
+	const hdr, n = 12, 4
+	o := mustNew(t, startConfig(n, mmaes.MMA, 5))
+	runGens(t, o, sphere, 20)
+	v3 := state(t, o)
+	a := append([]float64(nil), o.A()...)
+	scaleOff := hdr + 8*(6+22+o.Mu()+7+18) // the scale: the last state word
+	v2 := append(bytes.Clone(v3[:scaleOff]), v3[scaleOff+8:len(v3)-4]...)
+	binary.LittleEndian.PutUint32(v2[8:], 2)
+	aOff := scaleOff + 8*5*n // A follows m, p, v, s and the best x
+	for i, ai := range a {
+		binary.LittleEndian.PutUint64(v2[aOff+8*i:], math.Float64bits(ai))
+	}
+	v2 = binary.LittleEndian.AppendUint32(v2, crc32.ChecksumIEEE(v2))
+	var r mmaes.Optimizer
+	if err := r.UnmarshalBinary(v2); err != nil {
+		t.Fatal(err)
+	}
+	for i, ai := range r.A() {
+		if math.Float64bits(ai) != math.Float64bits(a[i]) {
+			t.Fatalf("A[%d] = %v restored, %v saved", i, ai, a[i])
+		}
+	}
+	if r.Sigma() != o.Sigma() || !slices.Equal(r.Mean(), o.Mean()) {
+		t.Fatalf("σ, mean = %v, %v restored; %v, %v saved", r.Sigma(), r.Mean(), o.Sigma(), o.Mean())
+	}
+	if v := binary.LittleEndian.Uint32(state(t, &r)[8:]); v != 3 {
+		t.Fatalf("restored run marshals as version %d", v)
+	}
+	runGens(t, o, sphere, 5)
+	runGens(t, &r, sphere, 5)
+	ao, ar := o.A(), r.A()
+	scale := 0.0
+	for _, x := range ao {
+		scale = max(scale, math.Abs(x))
+	}
+	for i := range ao {
+		if d := math.Abs(ao[i] - ar[i]); d > 1e-12*scale {
+			t.Fatalf("5 generations on: A[%d] = %v restored from version 2, %v original", i, ar[i], ao[i])
+		}
 	}
 }

@@ -62,8 +62,17 @@ type Optimizer struct {
 	// scan (stop.go).
 	rowA, rowAInv float64
 
-	// The pending rank-one update of A, A ← pendAlpha·A + pendBeta·p·pendQᵀ
-	// (update.go): Tell records it and the next Ask applies it in the same
+	// A is kept as aScale·Ã with Ã in o.a (scale.go): an update's factor α
+	// goes into the scalar, so the pass over A adds the rank-one term with
+	// one multiply-add per entry instead of a multiplication and a
+	// multiply-add. aView holds the A that A() returns (allocated on its
+	// first call).
+	aScale float64
+	aView  []float64
+
+	// The pending rank-one update of Ã, Ã ← pendAlpha·Ã + pendBeta·p·pendQᵀ
+	// (update.go; pendAlpha is 1 but for an exact rescaling, scale.go):
+	// Tell records it and the next Ask applies it in the same
 	// pass over A as the sampling (kernel.UpdateMulVecs). Whatever reads A
 	// first calls flushA, which applies it alone; both give the same bits.
 	pend                bool
@@ -242,8 +251,12 @@ func (o *Optimizer) fillXY() {
 	} else {
 		kernel.MulVecsWork(o.y, o.a, n, o.z, o.lambda, o.work)
 	}
-	// x_i = m + σ·y_i for the whole population in one kernel call.
+	// y_i = s·Ã·z_i, and x_i = m + σ·y_i for the whole population in one
+	// kernel call.
 	ln := o.lambda * n
+	if o.aScale != 1 {
+		kernel.Scale(o.aScale, o.y[:ln])
+	}
 	for i := 0; i < ln; i += n {
 		copy(o.x[i:i+n], o.m)
 	}
@@ -449,11 +462,19 @@ func (o *Optimizer) Sigma() float64 { return o.sigma }
 // Mean returns the mean m (a view, valid until the next Tell).
 func (o *Optimizer) Mean() []float64 { return o.m }
 
-// A returns the mutation matrix A, n×n row-major: A[i][j] is A()[i*n+j] (a
-// view, valid until the next Tell; the candidates are x_i = m + σ·A·z_i).
+// A returns the mutation matrix A, n×n row-major: A[i][j] is A()[i*n+j]
+// (the candidates are x_i = m + σ·A·z_i). It is a copy that the optimizer
+// keeps and overwrites on the next call (n² float64s, allocated on the
+// first): the optimizer holds A as s·Ã (scale.go), and reading A does not
+// change the run.
 func (o *Optimizer) A() []float64 {
 	o.flushA()
-	return o.a
+	if len(o.aView) != len(o.a) {
+		o.aView = make([]float64, len(o.a))
+	}
+	copy(o.aView, o.a)
+	kernel.Scale(o.aScale, o.aView)
+	return o.aView
 }
 
 // flushA applies the pending update of A, if any (see Optimizer.pend).

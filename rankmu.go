@@ -97,7 +97,12 @@ func (o *Optimizer) rankMuUpdate(pInf, normV float64) {
 		bound += b * maxAbs(pt) * kernel.Norm(qt)
 	}
 	o.flushA() // no-op: rank-μ runs never leave a rank-one update pending
-	kernel.ScaleAddRankK(o.a, n, alpha, o.rkBeta, o.rkP, o.rkQ, o.mu+1)
+	// On Ã (scale.go): s' = α·s/ρ and Ã ← ρ·Ã + Σ (β_t/s')·p_t·q_tᵀ.
+	rho := o.advanceScale(alpha)
+	for t := range o.rkBeta {
+		o.rkBeta[t] /= o.aScale
+	}
+	kernel.ScaleAddRankK(o.a, n, rho, o.rkBeta, o.rkP, o.rkQ, o.mu+1)
 	// Each entry sums μ+2 rounded terms: a relative slack of a few units
 	// in the last place per term.
 	o.rowA = bound * (boundSlack + float64(o.mu+2)*0x1p-50)

@@ -228,6 +228,7 @@ func (o *Optimizer) startRun(sigma float64) {
 	}
 	o.sigma = sigma
 	o.pend = false // A starts afresh
+	o.aScale = 1
 	clear(o.a)
 	clear(o.ainv)
 	for i := 0; i < n; i++ {

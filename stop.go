@@ -94,12 +94,14 @@ func scanEvery(n int) int { return max(4, (n+15)/16) }
 func (o *Optimizer) scanA() (minRow float64) {
 	if !o.pend {
 		o.rowA, minRow = rowNorms(o.a, o.n)
-		return minRow
+	} else {
+		kernel.ScaleAddOuterNorms(o.a, o.n, o.pendAlpha, o.pendBeta, o.p, o.pendQ, o.norms)
+		o.pend = false
+		o.rowA, minRow = extremes(o.norms)
 	}
-	kernel.ScaleAddOuterNorms(o.a, o.n, o.pendAlpha, o.pendBeta, o.p, o.pendQ, o.norms)
-	o.pend = false
-	o.rowA, minRow = extremes(o.norms)
-	return minRow
+	// The norms of Ã's rows, times s.
+	o.rowA *= o.aScale
+	return minRow * o.aScale
 }
 
 // scanAInv checks A_inv (Cholesky) and resets its bound.

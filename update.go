@@ -83,8 +83,10 @@ func (o *Optimizer) update() bool {
 	if o.cfg.RankMu {
 		o.rankMuUpdate(pInf, normV) // rankmu.go: MMA with the rank-μ term
 	} else {
-		// Applied by the next Ask with its sampling (or by flushA).
-		o.pend, o.pendAlpha, o.pendBeta, o.pendQ = true, alpha, beta, q
+		// Applied by the next Ask with its sampling (or by flushA), to Ã:
+		// s·Ã ← α·s·Ã + β·p·qᵀ is s' = α·s/ρ and Ã ← ρ·Ã + (β/s')·p·qᵀ.
+		rho := o.advanceScale(alpha)
+		o.pend, o.pendAlpha, o.pendBeta, o.pendQ = true, rho, beta/o.aScale, q
 		o.rowA = (alpha*o.rowA + math.Abs(beta)*pInf*normQ) * boundSlack
 	}
 	o.sigma = sigma
