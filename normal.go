@@ -27,13 +27,12 @@ const (
 
 // The ziggurat tables, computed once at start-up and read-only after:
 // layer i spans x in [0, zigX[i]) (zigX[0] is the virtual width of the base
-// layer, which includes the tail), zigRatio[i] = zigX[i+1]/zigX[i] is the
-// share of the layer under the curve for sure, and zigF[i] = f(zigX[i]).
+// layer, which includes the tail; zigX[i+1] is the inner edge of layer i,
+// under the curve for sure), and zigF[i] = f(zigX[i]).
 var (
-	zigX     [zigLayers + 1]float64
-	zigRatio [zigLayers]float64
-	zigF     [zigLayers + 1]float64
-	zigSq    [zigLayers]squeeze
+	zigX  [zigLayers + 1]float64
+	zigF  [zigLayers + 1]float64
+	zigSq [zigLayers]squeeze
 )
 
 // squeeze bounds f(t) = exp(−t²/2) on a layer's wedge, zigX[j+1] ≤ t <
@@ -77,9 +76,6 @@ func init() {
 		zigX[i] = math.Sqrt(-2 * math.Log(zigV/zigX[i-1]+f(zigX[i-1])))
 	}
 	zigX[zigLayers] = 0
-	for i := 0; i < zigLayers; i++ {
-		zigRatio[i] = zigX[i+1] / zigX[i]
-	}
 	for i := range zigF {
 		zigF[i] = f(zigX[i])
 	}
@@ -97,9 +93,8 @@ func init() {
 // fill's last round discards the draws of lanes it does not need).
 func fillNormal(p *xoshiro, z []float64) {
 	var rej [64]uint64
-	x := (*[zigLayers]float64)(zigX[:zigLayers])
 	for len(z) > 0 {
-		acc, nrej := kernel.Ziggurat(z, &p.lanes, &zigRatio, x, rej[:])
+		acc, nrej := kernel.Ziggurat(z, &p.lanes, &zigX, rej[:])
 		z = z[acc:]
 		for _, r := range rej[:nrej] {
 			z[0] = normalSlow(p, r&(zigLayers-1), kernel.ZigUniform(r))
@@ -132,8 +127,8 @@ func normalSlow(p *xoshiro, j uint64, u float64) float64 {
 		r := p.Uint64()
 		j = r & (zigLayers - 1)
 		u = float64(int64(r)>>11) * 0x1p-52
-		if math.Abs(u) < zigRatio[j] {
-			return u * zigX[j]
+		if x := u * zigX[j]; math.Abs(x) < zigX[j+1] {
+			return x
 		}
 	}
 }

@@ -317,8 +317,8 @@ func normalSlowExp(p *xoshiro, j uint64, u float64) float64 {
 		r := p.Uint64()
 		j = r & (zigLayers - 1)
 		u = float64(int64(r)>>11) * 0x1p-52
-		if math.Abs(u) < zigRatio[j] {
-			return u * zigX[j]
+		if x := u * zigX[j]; math.Abs(x) < zigX[j+1] {
+			return x
 		}
 	}
 }
@@ -332,7 +332,7 @@ func TestSqueezeSameDeviates(t *testing.T) {
 	for i := 0; i < 1_000_000; {
 		r := p.Uint64()
 		j, u := r&(zigLayers-1), kernel.ZigUniform(r)
-		if math.Abs(u) < zigRatio[j] {
+		if math.Abs(u*zigX[j]) < zigX[j+1] {
 			continue // the fast path's draw
 		}
 		i++

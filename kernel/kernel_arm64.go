@@ -168,8 +168,8 @@ func updateMulVecs(y, a []float64, n int, alpha, beta float64, p, v, x []float64
 
 // ziggurat has no NEON path: without compress-store and gathers the lanes
 // run one after another.
-func ziggurat(z []float64, s *[4 * ZigLanes]uint64, ratio, x *[256]float64, rej []uint64) (acc, nrej int) {
-	return zigguratGeneric(z, s, ratio, x, rej)
+func ziggurat(z []float64, s *[4 * ZigLanes]uint64, x *[257]float64, rej []uint64) (acc, nrej int) {
+	return zigguratGeneric(z, s, x, rej)
 }
 
 // countLess has no NEON path: the generic loop has no branch to mispredict,

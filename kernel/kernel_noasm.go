@@ -30,8 +30,8 @@ func updateMulVecs(y, a []float64, n int, alpha, beta float64, p, v, x []float64
 	updateMulVecsSeparate(y, a, n, alpha, beta, p, v, x, k, work)
 }
 
-func ziggurat(z []float64, s *[4 * ZigLanes]uint64, ratio, x *[256]float64, rej []uint64) (acc, nrej int) {
-	return zigguratGeneric(z, s, ratio, x, rej)
+func ziggurat(z []float64, s *[4 * ZigLanes]uint64, x *[257]float64, rej []uint64) (acc, nrej int) {
+	return zigguratGeneric(z, s, x, rej)
 }
 
 func weightedSum(dst, w, x []float64, n int, rows []int) { weightedSumGeneric(dst, w, x, n, rows) }

@@ -21,27 +21,30 @@ func ZigUniform(r uint64) float64 {
 // below m = min(ZigLanes, len(z) − acc − nrej), in lane order, either
 // accept
 //
-//	u := ZigUniform(r); j := r & 255
-//	|u| < ratio[j]  →  z[acc] = u·x[j]; acc++
+//	u := ZigUniform(r); j := r & 255; d := u·x[j]
+//	|d| < x[j+1]  →  z[acc] = d; acc++
 //
 // or hand r to the caller in rej[nrej] (nrej++) for the slow path of the
 // ziggurat. Rounds run while acc + nrej < len(z) and nrej + ZigLanes ≤
 // len(rej), so the caller finishes z[acc:acc+nrej] from rej and calls again
 // for the rest. Every path gives the same results, bit for bit, for the
 // same state; AVX-512 runs the lanes in one register, the others one lane
-// after another. len(rej) ≥ ZigLanes.
-func Ziggurat(z []float64, s *[4 * ZigLanes]uint64, ratio, x *[256]float64, rej []uint64) (acc, nrej int) {
+// after another. x holds the layers' edges, x[j+1] < x[j] the inner one
+// (the form of the test needs no table of ratios x[j+1]/x[j]: AVX-512 reads
+// x[j] and x[j+1] of a lane in one 16-byte load instead of gathering two
+// tables). len(rej) ≥ ZigLanes.
+func Ziggurat(z []float64, s *[4 * ZigLanes]uint64, x *[257]float64, rej []uint64) (acc, nrej int) {
 	if len(rej) < ZigLanes {
 		panic("kernel: short rej")
 	}
 	if len(z) == 0 {
 		return 0, 0
 	}
-	return ziggurat(z, s, ratio, x, rej)
+	return ziggurat(z, s, x, rej)
 }
 
 // zigguratGeneric is Ziggurat one lane after another.
-func zigguratGeneric(z []float64, s *[4 * ZigLanes]uint64, ratio, x *[256]float64, rej []uint64) (acc, nrej int) {
+func zigguratGeneric(z []float64, s *[4 * ZigLanes]uint64, x *[257]float64, rej []uint64) (acc, nrej int) {
 	for acc+nrej < len(z) && nrej+ZigLanes <= len(rej) {
 		m := min(ZigLanes, len(z)-acc-nrej)
 		for l := 0; l < ZigLanes; l++ {
@@ -59,8 +62,8 @@ func zigguratGeneric(z []float64, s *[4 * ZigLanes]uint64, ratio, x *[256]float6
 				continue
 			}
 			j := r & 255
-			if u := ZigUniform(r); math.Abs(u) < ratio[j] {
-				z[acc] = u * x[j]
+			if d := ZigUniform(r) * x[j]; math.Abs(d) < x[j+1] {
+				z[acc] = d
 				acc++
 				continue
 			}

@@ -11,7 +11,7 @@ import (
 // zigReference is an independent model of Ziggurat: it first draws each
 // lane's stream on its own (xoshiro256++ as published), then merges the
 // rounds. It returns what Ziggurat must return and leave in s.
-func zigReference(n int, s *[4 * ZigLanes]uint64, ratio, x *[256]float64, rejCap int) (z []float64, rej []uint64, state [4 * ZigLanes]uint64) {
+func zigReference(n int, s *[4 * ZigLanes]uint64, x *[257]float64, rejCap int) (z []float64, rej []uint64, state [4 * ZigLanes]uint64) {
 	state = *s
 	next := func(l int) uint64 {
 		a, b, c, d := &state[l], &state[ZigLanes+l], &state[2*ZigLanes+l], &state[3*ZigLanes+l]
@@ -33,8 +33,8 @@ func zigReference(n int, s *[4 * ZigLanes]uint64, ratio, x *[256]float64, rejCap
 				continue
 			}
 			u := 2 + float64(r>>12)*0x1p-51 - 3 // exact: 2 + m·2⁻⁵¹ is the double in [2, 4)
-			if math.Abs(u) < ratio[r%256] {
-				z = append(z, u*x[r%256])
+			if d := u * x[r%256]; math.Abs(d) < x[r%256+1] {
+				z = append(z, d)
 			} else {
 				rej = append(rej, r)
 			}
@@ -43,19 +43,23 @@ func zigReference(n int, s *[4 * ZigLanes]uint64, ratio, x *[256]float64, rejCap
 	return z, rej, state
 }
 
-func zigTables(r *rand.Rand) (ratio, x *[256]float64) {
-	ratio, x = new([256]float64), new([256]float64)
-	for i := range ratio {
-		ratio[i] = r.Float64() // some layers accept almost always, some rarely
+// zigTables returns random layer edges (some layers accept almost always,
+// some rarely), with layer 3 never accepting (x[4] = 0), layer 4 always
+// (d = u·0 = ±0 < x[5]), and layers of +Inf and NaN (their d is ±Inf or
+// NaN: rejected).
+func zigTables(r *rand.Rand) *[257]float64 {
+	x := new([257]float64)
+	for i := range x {
 		x[i] = 4 * r.Float64()
 	}
-	ratio[3], ratio[4] = 0, 1 // never and always (|u| < 1 on [−1, 1))
-	return ratio, x
+	x[3], x[4], x[5] = 1, 0, 1
+	x[10], x[20] = math.Inf(1), math.NaN()
+	return x
 }
 
 func TestZiggurat(t *testing.T) {
 	r := rand.New(rand.NewPCG(61, 67))
-	ratio, x := zigTables(r)
+	x := zigTables(r)
 	var lens []int
 	for n := 0; n <= 70; n++ {
 		lens = append(lens, n)
@@ -68,13 +72,13 @@ func TestZiggurat(t *testing.T) {
 				for w := range s {
 					s[w] = r.Uint64()
 				}
-				wantZ, wantRej, wantS := zigReference(n, &s, ratio, x, rejCap)
+				wantZ, wantRej, wantS := zigReference(n, &s, x, rejCap)
 				gz := newGuarded(i%8, n)
 				rej := make([]uint64, rejCap+3)
 				for k := range rej {
 					rej[k] = 0xdead
 				}
-				acc, nrej := Ziggurat(gz.s, &s, ratio, x, rej[:rejCap])
+				acc, nrej := Ziggurat(gz.s, &s, x, rej[:rejCap])
 				what := fmt.Sprintf("n=%d rejCap=%d", n, rejCap)
 				if acc != len(wantZ) || nrej != len(wantRej) {
 					t.Fatalf("%s: acc, nrej = %d, %d; want %d, %d", what, acc, nrej, len(wantZ), len(wantRej))
@@ -134,7 +138,7 @@ func TestZigguratShortRej(t *testing.T) {
 		}
 	}()
 	var s [4 * ZigLanes]uint64
-	Ziggurat(make([]float64, 4), &s, new([256]float64), new([256]float64), make([]uint64, 7))
+	Ziggurat(make([]float64, 4), &s, new([257]float64), make([]uint64, 7))
 }
 
 func TestZigguratAllocs(t *testing.T) {
@@ -142,23 +146,23 @@ func TestZigguratAllocs(t *testing.T) {
 	for i := range s {
 		s[i] = uint64(i + 1)
 	}
-	ratio, x := zigTables(rand.New(rand.NewPCG(1, 2)))
+	x := zigTables(rand.New(rand.NewPCG(1, 2)))
 	z, rej := make([]float64, 1000), make([]uint64, 64)
 	forEachPath(t, func(t *testing.T) {
-		if a := testing.AllocsPerRun(20, func() { Ziggurat(z, &s, ratio, x, rej) }); a != 0 {
+		if a := testing.AllocsPerRun(20, func() { Ziggurat(z, &s, x, rej) }); a != 0 {
 			t.Errorf("%v allocations", a)
 		}
 	})
 }
 
 // TestZigguratBoundary sets up lanes whose first draw is chosen (s0 = 0
-// makes it rotl(s3, 23)): |u| equal to ratio[j] must be rejected, the next
-// smaller |u| accepted.
+// makes it rotl(s3, 23)): |d| = |u·x[j]| equal to x[j+1] must be rejected,
+// the next smaller |u| accepted.
 func TestZigguratBoundary(t *testing.T) {
 	const j = 5
 	m := uint64(3) << 50 // u = 2 + m·2⁻⁵¹ − 3 = 0.5
-	ratio, x := new([256]float64), new([256]float64)
-	ratio[j], x[j] = 0.5, 2
+	x := new([257]float64)
+	x[j], x[j+1] = 2, 1
 	forEachPath(t, func(t *testing.T) {
 		var s [4 * ZigLanes]uint64
 		for l := range ZigLanes {
@@ -169,7 +173,7 @@ func TestZigguratBoundary(t *testing.T) {
 			s[3*ZigLanes+l] = bits.RotateLeft64(mm<<12|j, -23)
 		}
 		z, rej := make([]float64, ZigLanes), make([]uint64, ZigLanes)
-		acc, nrej := Ziggurat(z, &s, ratio, x, rej)
+		acc, nrej := Ziggurat(z, &s, x, rej)
 		if acc != 4 || nrej != 4 {
 			t.Fatalf("acc, nrej = %d, %d; want 4, 4", acc, nrej)
 		}
@@ -187,7 +191,8 @@ func TestZigguratBoundary(t *testing.T) {
 }
 
 // FuzzZiggurat checks that the path in use and the generic one give the same
-// deviates, rejected draws and state, for any state, tables and length.
+// deviates, rejected draws and state, for any state, tables and length
+// (odd layer edges ratioScale times the even ones before them).
 func FuzzZiggurat(f *testing.F) {
 	f.Add(uint16(1), uint8(8), uint64(1), uint64(2), 0.5, 1.0)
 	f.Add(uint16(17), uint8(9), uint64(0), uint64(0), 0.99, 3.6)
@@ -201,19 +206,22 @@ func FuzzZiggurat(f *testing.F) {
 		for i := range s {
 			s[i] = r.Uint64()
 		}
-		ratio, x := new([256]float64), new([256]float64)
-		for i := range ratio {
-			ratio[i], x[i] = ratioScale*r.Float64(), xScale*r.Float64()
+		x := new([257]float64)
+		for i := range x {
+			x[i] = xScale * r.Float64()
+			if i%2 == 1 {
+				x[i] = ratioScale * x[i-1]
+			}
 		}
 		s2 := s
 		z, rej := make([]float64, n), make([]uint64, rejCap)
-		acc, nrej := Ziggurat(z, &s, ratio, x, rej)
+		acc, nrej := Ziggurat(z, &s, x, rej)
 		var gz []float64
 		var grej []uint64
 		var gacc, gnrej int
 		onGeneric(func() {
 			gz, grej = make([]float64, n), make([]uint64, rejCap)
-			gacc, gnrej = Ziggurat(gz, &s2, ratio, x, grej)
+			gacc, gnrej = Ziggurat(gz, &s2, x, grej)
 		})
 		if acc != gacc || nrej != gnrej || s != s2 {
 			t.Fatalf("acc, nrej = %d, %d; generic %d, %d (states equal: %v)", acc, nrej, gacc, gnrej, s == s2)
