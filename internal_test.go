@@ -169,3 +169,24 @@ func TestRowBound(t *testing.T) {
 		}
 	}
 }
+
+func TestMaxAbs(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	for _, c := range []struct {
+		x    []float64
+		want float64
+	}{
+		{nil, 0},
+		{[]float64{-3, 2, 0}, 3},
+		{[]float64{math.Copysign(0, -1)}, 0},
+		{[]float64{1, -inf, 2}, inf},
+		{[]float64{1, nan, 5}, nan},
+		{[]float64{nan, 1, -inf}, nan},
+		{[]float64{5, 4, 3, 2, 1, nan}, nan},
+	} {
+		got := maxAbs(c.x)
+		if !(got == c.want || got != got && c.want != c.want) || math.Signbit(got) {
+			t.Errorf("maxAbs(%v) = %v, want %v", c.x, got, c.want)
+		}
+	}
+}

@@ -130,12 +130,7 @@ func invCoef(c1, normU float64) (alpha, beta float64) {
 func maxAbs(x []float64) float64 {
 	m := 0.0
 	for _, xi := range x {
-		a := math.Abs(xi)
-		if a > m {
-			m = a
-		} else if a != a {
-			return a
-		}
+		m = max(m, math.Abs(xi)) // NaN wins, without a branch to mispredict
 	}
 	return m
 }
