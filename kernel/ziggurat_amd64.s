@@ -11,6 +11,12 @@
 	DECQ    AX     \
 	KMOVW   AX, K5
 
+// PAIR loads x[j] and x[j+1] (x at R12) for the layer index j at slot into
+// xr, through the general register r.
+#define PAIR(slot, r, xr) \
+	MOVQ    slot, r \
+	VMOVUPD (R12)(r*8), xr
+
 // func zigguratAVX512(z []float64, s *[32]uint64, x *[257]float64, rej []uint64) (acc, nrej int)
 // Requires: AVX512F, POPCNT
 //
@@ -96,22 +102,14 @@ live:
 	VPORQ        Z5, Z11, Z11
 	VSUBPD       Z6, Z11, Z11
 	VMOVDQU64    Z10, idx-64(SP)
-	MOVQ         idx-64(SP), AX
-	VMOVUPD      (R12)(AX*8), X13
-	MOVQ         idx-56(SP), BX
-	VMOVUPD      (R12)(BX*8), X14
-	MOVQ         idx-48(SP), CX
-	VMOVUPD      (R12)(CX*8), X15
-	MOVQ         idx-40(SP), DX
-	VMOVUPD      (R12)(DX*8), X16
-	MOVQ         idx-32(SP), AX
-	VMOVUPD      (R12)(AX*8), X17
-	MOVQ         idx-24(SP), BX
-	VMOVUPD      (R12)(BX*8), X18
-	MOVQ         idx-16(SP), CX
-	VMOVUPD      (R12)(CX*8), X19
-	MOVQ         idx-8(SP), DX
-	VMOVUPD      (R12)(DX*8), X20
+	PAIR(idx-64(SP), AX, X13)
+	PAIR(idx-56(SP), BX, X14)
+	PAIR(idx-48(SP), CX, X15)
+	PAIR(idx-40(SP), DX, X16)
+	PAIR(idx-32(SP), AX, X17)
+	PAIR(idx-24(SP), BX, X18)
+	PAIR(idx-16(SP), CX, X19)
+	PAIR(idx-8(SP), DX, X20)
 	VINSERTF64X2 $1, X14, Z13, Z13
 	VINSERTF64X2 $2, X15, Z13, Z13
 	VINSERTF64X2 $3, X16, Z13, Z13
