@@ -142,7 +142,7 @@ func TestBoundaryPages(t *testing.T) {
 				})
 				ks := boundaryKs
 				if n > 300 {
-					ks = []int{1, 5, 9}
+					ks = []int{1, 4, 5, 9}
 				}
 				for _, k := range ks {
 					xk := mX.place(k*n, atEnd, vals)

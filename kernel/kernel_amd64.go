@@ -21,6 +21,8 @@ func mulVecs(y, a []float64, n int, x []float64, k int, work []float64) {
 		mulVecsGeneric(y, a, n, x, k)
 	case usePanels(n, k):
 		mulVecsPanels(y, a, n, x, k, false, 0, 0, nil, nil, work)
+	case usePanelsAVX2(n, k):
+		mulVecsPanelsAVX2(y, a, n, x, k, work)
 	default:
 		mulVecsTiled(y, a, n, x, k)
 	}

@@ -946,6 +946,18 @@ func mulVecsShapes() [][2]int {
 		}
 	}
 	s = append(s, [2]int{385, 11}, [2]int{515, 17})
+	// From n = 768 the AVX2 path (without AVX-512) runs column panels for
+	// k ≥ 4 (panel2MinN, panel2MinK) in tiles of 4 rows and blocks of 3, 2
+	// or 1 registers of 4 vectors: every row remainder (n mod 4), every
+	// split of the registers (k = 4: 1; 5–8: 2; 9–12: 3; 13–16: 2+2;
+	// 17–20: 3+2; 21–24: 3+3; 25–28: 3+2+2) and every count of vectors in
+	// the last register (k mod 4).
+	s = append(s, [2]int{768, 4}, [2]int{769, 13}, [2]int{770, 28}, [2]int{771, 6})
+	if !testing.Short() && startAVX2 { // the rest only where that path runs
+		for _, k := range []int{5, 7, 8, 9, 10, 11, 12, 14, 15, 16, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27} {
+			s = append(s, [2]int{768 + k%4, k})
+		}
+	}
 	if !testing.Short() {
 		// More than 128 tiles in a panel (panelTiles), several panels, and
 		// more vectors than one pass packs (panelMaxLanes), whose two batches
@@ -997,7 +1009,7 @@ func specialMatShapes() [][2]int {
 		}
 	}
 	// The AVX-512 column panels (n ≥ 256) accumulate partial sums in y.
-	return append(s, [2]int{129, 7}, [2]int{256, 4}, [2]int{257, 9}, [2]int{300, 6})
+	return append(s, [2]int{129, 7}, [2]int{256, 4}, [2]int{257, 9}, [2]int{300, 6}, [2]int{768, 5}, [2]int{771, 9})
 }
 
 func TestMulVecs(t *testing.T) {

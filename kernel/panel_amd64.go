@@ -107,13 +107,17 @@ func mulVecsPanelBatch(y, a []float64, n int, x []float64, k int, update bool, a
 	return mulVecsPanelBatchWide(y, a, n, x, k, update, alpha, beta, p, v)
 }
 
-// workLen is the scratch space of the panels: the packed panel, the copies
-// of A, and 8 float64s of slack to start them at a cache line.
+// workLen is the scratch space of the panels: on AVX-512 the packed panel,
+// the copies of A, and 8 float64s of slack to start them at a cache line;
+// on AVX2 the packed panel (panel2_amd64.go).
 func workLen(n, k int) int {
-	if !usePanels(n, k) {
-		return 0
+	switch {
+	case usePanels(n, k):
+		return panelPackLen(n) + panelACopy + 8
+	case usePanelsAVX2(n, k):
+		return panel2Pack
 	}
-	return panelPackLen(n) + panelACopy + 8
+	return 0
 }
 
 // panelPackLen is the room for the packed panel at n.

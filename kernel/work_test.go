@@ -17,21 +17,22 @@ func newWork(off, n, k int) guarded {
 	return w
 }
 
-// TestWorkLen: the panels (AVX-512, n ≥ 256, k ≥ 8) need scratch space,
-// every other path none; the size does not grow with n past the wide
-// panels.
+// TestWorkLen: the panels (AVX-512, n ≥ 256, k ≥ 8; AVX2 without AVX-512,
+// n ≥ 768, k ≥ 4) need scratch space, every other path none; the size does
+// not grow with n past the wide panels.
 func TestWorkLen(t *testing.T) {
 	mustPanic(t, "WorkLen n<0", func() { WorkLen(-1, 8) })
 	mustPanic(t, "WorkLen k<0", func() { WorkLen(256, -1) })
 	forEachPath(t, func(t *testing.T) {
-		for _, sh := range [][2]int{{0, 0}, {8, 20}, {255, 20}, {256, 7}, {256, 8}, {511, 24}, {512, 24}, {4096, 28}, {20000, 300}} {
+		for _, sh := range [][2]int{{0, 0}, {8, 20}, {255, 20}, {256, 7}, {256, 8}, {511, 24}, {512, 24}, {768, 3}, {768, 4}, {4096, 28}, {20000, 300}} {
 			n, k := sh[0], sh[1]
 			got := WorkLen(n, k)
-			if panels := Impl() == "avx512" && n >= 256 && k >= 8; panels != (got > 0) {
+			panels := Impl() == "avx512" && n >= 256 && k >= 8 || Impl() == "avx2" && n >= 768 && k >= 4
+			if panels != (got > 0) {
 				t.Errorf("WorkLen(%d, %d) = %d on %s", n, k, got, Impl())
 			}
-			if got > WorkLen(512, 24) {
-				t.Errorf("WorkLen(%d, %d) = %d > WorkLen(512, 24) = %d", n, k, got, WorkLen(512, 24))
+			if ref := max(WorkLen(512, 24), WorkLen(768, 24)); got > ref {
+				t.Errorf("WorkLen(%d, %d) = %d > %d, the wide panels'", n, k, got, ref)
 			}
 		}
 	})

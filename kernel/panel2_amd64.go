@@ -1,0 +1,109 @@
+//go:build gc && !purego
+
+package kernel
+
+// MulVecs on AVX2 without AVX-512 for large n: the column panels of
+// panel_amd64.go in 256-bit registers (panel2_amd64.s): tiles of 4 rows of
+// A, blocks of 3, 2 or 1 registers of 4 vectors, the packed panel of the
+// vectors made in Go. The whole-row tiles (tile.go) keep all k vectors'
+// rows of x in the caches for every block of 4 rows of A, which at n = 4096
+// (λ = 28: 0.9 MiB of x) no longer fit L2; a panel keeps kc columns of them.
+// There is no fused update on this path: UpdateMulVecs runs ScaleAddOuter
+// first.
+
+// usePanelsAVX2 reports whether MulVecs runs on the AVX2 panels.
+func usePanelsAVX2(n, k int) bool {
+	return useAVX2 && !useAVX512 && n >= panel2MinN && k >= panel2MinK
+}
+
+// panel2MinN is the smallest n for the AVX2 panels (on Zen 4 the whole-row
+// tiles were 2 % faster at n = 512, the panels 10 % faster at 768), panel2MinK
+// the smallest k (one register of vectors).
+const (
+	panel2MinN = 768
+	panel2MinK = 4
+)
+
+// panel2Rows is the number of rows of A in one tile of panel4AVX2.
+const panel2Rows = 4
+
+// panel2Pack is the room for the packed panel in float64s (24 KiB): kc·kp ≤
+// panel2Pack, so that the panel stays in L1 with the tile's rows of A (kc =
+// 128 columns at k = 24). On Zen 4, 8192 (64 KiB, from L2) ran at 41 GFLOP/s
+// at n = 1016, 3072 at 50.
+const panel2Pack = 3072
+
+// mulVecsPanelsAVX2 computes MulVecs on the AVX2 panels, the packed panel in
+// work (len(work) ≥ panel2Pack) or, with work nil, on the stack. Vectors run
+// in batches of at most panelMaxLanes, so that a panel keeps at least 32
+// columns.
+func mulVecsPanelsAVX2(y, a []float64, n int, x []float64, k int, work []float64) {
+	for j0 := 0; j0 < k; j0 += panelMaxLanes {
+		kb := min(panelMaxLanes, k-j0)
+		if work != nil {
+			mulVecsPanel2Pass(y[j0*n:], a, n, x[j0*n:], kb, work[:panel2Pack])
+			continue
+		}
+		mulVecsPanel2Stack(y[j0*n:], a, n, x[j0*n:], kb)
+	}
+	rows := n / panel2Rows * panel2Rows
+	if rows < n {
+		mulVecsRowBlock(y, a, n, x, k, n-tileRows)
+	}
+}
+
+// mulVecsPanel2Stack is mulVecsPanel2Pass with the packed panel on its
+// stack frame.
+//
+//go:noinline
+func mulVecsPanel2Stack(y, a []float64, n int, x []float64, k int) {
+	var pack [panel2Pack]float64
+	mulVecsPanel2Pass(y, a, n, x, k, pack[:])
+}
+
+// mulVecsPanel2Pass is MulVecs for the k ≤ panelMaxLanes vectors and the
+// rows of whole tiles, on the AVX2 panels.
+func mulVecsPanel2Pass(y, a []float64, n int, x []float64, k int, pack []float64) {
+	kp := (k + 3) &^ 3
+	kcMax := min(n, max(8, len(pack)/kp&^7))
+	g3, g2, g1 := panelBlocks(kp / 4)
+	tiles := n / panel2Rows
+	clear(y[:(k-1)*n+tiles*panel2Rows])
+	for c0 := 0; c0 < n; c0 += kcMax {
+		kc := min(kcMax, n-c0)
+		packPanel(pack[:kc*kp], x[c0:], n, kc, kp, k)
+		for t0 := 0; t0 < tiles; t0 += panelTiles {
+			nt := min(panelTiles, tiles-t0)
+			r := t0 * panel2Rows
+			panel4AVX2(y[r:], a[r*n+c0:], pack[:kc*kp], n, nt, kc, kp, k, g3, g2, g1)
+		}
+	}
+}
+
+// packPanel packs columns c0 to c0+kc−1 of the k vectors of x transposed,
+// xt[c*kp+j] = x[j*n+c0+c], with zeros in the lanes k ≤ j < kp; x starts at
+// column c0.
+func packPanel(xt, x []float64, n, kc, kp, k int) {
+	for j := 0; j < k; j++ {
+		xj := x[j*n : j*n+kc]
+		for c, v := range xj {
+			xt[c*kp+j] = v
+		}
+	}
+	for c := 0; c < kc; c++ {
+		clear(xt[c*kp+k : c*kp+kp])
+	}
+}
+
+// panel4AVX2 adds one column panel of MulVecs to y, for tiles of 4 rows
+// and blocks of vectors of 3, 2 or 1 registers (g3, g2, g1 of them):
+//
+//	for t < tiles, r < 4, j < k:
+//		y[j*n + 4t+r] += Σ_{c<kc} a[(4t+r)*n+c]·xt[c*kp+j]
+//
+// The rows of a start at the panel's first column; xt is the packed panel
+// (packPanel), 4·(3·g3+2·g2+g1) = kp ≥ k. len(a) ≥ (4·tiles−1)·n+kc,
+// len(xt) ≥ kc·kp, len(y) ≥ (k−1)·n+4·tiles; tiles, kc ≥ 1.
+//
+//go:noescape
+func panel4AVX2(y, a, xt []float64, n, tiles, kc, kp, k, g3, g2, g1 int)
