@@ -22,18 +22,23 @@ func mulVecs(y, a []float64, n int, x []float64, k int, work []float64) {
 	case usePanels(n, k):
 		mulVecsPanels(y, a, n, x, k, false, 0, 0, nil, nil, work)
 	case usePanelsAVX2(n, k):
-		mulVecsPanelsAVX2(y, a, n, x, k, work)
+		mulVecsPanelsAVX2(y, a, n, x, k, false, 0, 0, nil, nil, work)
 	default:
 		mulVecsTiled(y, a, n, x, k)
 	}
 }
 
 // updateMulVecs applies A ← α·A + β·p·vᵀ and computes y_i = A·x_i: in one
-// pass over A on the AVX-512 panels, else as ScaleAddOuter then MulVecs.
-// Both give the same bits.
+// pass over A on the AVX-512 panels and on the AVX2 ones for n ≥
+// panel2FusedMinN, else as ScaleAddOuter then MulVecs. Both give the same
+// bits.
 func updateMulVecs(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k int, work []float64) {
-	if usePanels(n, k) {
+	switch {
+	case usePanels(n, k):
 		mulVecsPanels(y, a, n, x, k, true, alpha, beta, p, v, work)
+		return
+	case usePanelsAVX2(n, k) && n >= panel2FusedMinN:
+		mulVecsPanelsAVX2(y, a, n, x, k, true, alpha, beta, p, v, work)
 		return
 	}
 	updateMulVecsSeparate(y, a, n, alpha, beta, p, v, x, k, work)

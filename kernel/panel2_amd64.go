@@ -8,8 +8,9 @@ package kernel
 // vectors made in Go. The whole-row tiles (tile.go) keep all k vectors'
 // rows of x in the caches for every block of 4 rows of A, which at n = 4096
 // (λ = 28: 0.9 MiB of x) no longer fit L2; a panel keeps kc columns of them.
-// There is no fused update on this path: UpdateMulVecs runs ScaleAddOuter
-// first.
+// With the rank-one update (UpdateMulVecs) and n ≥ panel2FusedMinN each
+// tile's block of A is updated just before the tile reads it, in the same
+// pass.
 
 // usePanelsAVX2 reports whether MulVecs runs on the AVX2 panels.
 func usePanelsAVX2(n, k int) bool {
@@ -24,6 +25,13 @@ const (
 	panel2MinK = 4
 )
 
+// panel2FusedMinN is the smallest n at which UpdateMulVecs updates A inside
+// the AVX2 panels' pass: there the update waits for A's blocks in each tile,
+// which pays once A no longer fits the last-level cache. On Zen 4 (32 MiB
+// L3) the separate ScaleAddOuter pass was 6 % faster at n = 1024 (A 8 MiB),
+// the fused one 13 % faster at 1536 and 2048 and 29 % at 3072.
+const panel2FusedMinN = 1536
+
 // panel2Rows is the number of rows of A in one tile of panel4AVX2.
 const panel2Rows = 4
 
@@ -33,20 +41,26 @@ const panel2Rows = 4
 // at n = 1016, 3072 at 50.
 const panel2Pack = 3072
 
-// mulVecsPanelsAVX2 computes MulVecs on the AVX2 panels, the packed panel in
-// work (len(work) ≥ panel2Pack) or, with work nil, on the stack. Vectors run
-// in batches of at most panelMaxLanes, so that a panel keeps at least 32
-// columns.
-func mulVecsPanelsAVX2(y, a []float64, n int, x []float64, k int, work []float64) {
+// mulVecsPanelsAVX2 computes MulVecs on the AVX2 panels; with update it
+// first applies A ← α·A + β·p·vᵀ to each block of A just before the block is
+// read (the first batch of vectors does, the rows below the last whole tile
+// are updated by scaleAddOuter). The packed panel is in work (len(work) ≥
+// panel2Pack) or, with work nil, on the stack. Vectors run in batches of at
+// most panelMaxLanes, so that a panel keeps at least 8 columns.
+func mulVecsPanelsAVX2(y, a []float64, n int, x []float64, k int, update bool, alpha, beta float64, p, v, work []float64) {
 	for j0 := 0; j0 < k; j0 += panelMaxLanes {
 		kb := min(panelMaxLanes, k-j0)
+		upd := update && j0 == 0
 		if work != nil {
-			mulVecsPanel2Pass(y[j0*n:], a, n, x[j0*n:], kb, work[:panel2Pack])
+			mulVecsPanel2Pass(y[j0*n:], a, n, x[j0*n:], kb, upd, alpha, beta, p, v, work[:panel2Pack])
 			continue
 		}
-		mulVecsPanel2Stack(y[j0*n:], a, n, x[j0*n:], kb)
+		mulVecsPanel2Stack(y[j0*n:], a, n, x[j0*n:], kb, upd, alpha, beta, p, v)
 	}
 	rows := n / panel2Rows * panel2Rows
+	if update && rows < n {
+		scaleAddOuter(a[rows*n:], n, n-rows, alpha, beta, p[rows:], v)
+	}
 	if rows < n {
 		mulVecsRowBlock(y, a, n, x, k, n-tileRows)
 	}
@@ -56,14 +70,15 @@ func mulVecsPanelsAVX2(y, a []float64, n int, x []float64, k int, work []float64
 // stack frame.
 //
 //go:noinline
-func mulVecsPanel2Stack(y, a []float64, n int, x []float64, k int) {
+func mulVecsPanel2Stack(y, a []float64, n int, x []float64, k int, update bool, alpha, beta float64, p, v []float64) {
 	var pack [panel2Pack]float64
-	mulVecsPanel2Pass(y, a, n, x, k, pack[:])
+	mulVecsPanel2Pass(y, a, n, x, k, update, alpha, beta, p, v, pack[:])
 }
 
 // mulVecsPanel2Pass is MulVecs for the k ≤ panelMaxLanes vectors and the
-// rows of whole tiles, on the AVX2 panels.
-func mulVecsPanel2Pass(y, a []float64, n int, x []float64, k int, pack []float64) {
+// rows of whole tiles, on the AVX2 panels (with update, as
+// mulVecsPanelsAVX2).
+func mulVecsPanel2Pass(y, a []float64, n int, x []float64, k int, update bool, alpha, beta float64, p, v, pack []float64) {
 	kp := (k + 3) &^ 3
 	kcMax := min(n, max(8, len(pack)/kp&^7))
 	g3, g2, g1 := panelBlocks(kp / 4)
@@ -75,7 +90,12 @@ func mulVecsPanel2Pass(y, a []float64, n int, x []float64, k int, pack []float64
 		for t0 := 0; t0 < tiles; t0 += panelTiles {
 			nt := min(panelTiles, tiles-t0)
 			r := t0 * panel2Rows
-			panel4AVX2(y[r:], a[r*n+c0:], pack[:kc*kp], n, nt, kc, kp, k, g3, g2, g1)
+			var pr, vc []float64
+			upd := 0
+			if update {
+				pr, vc, upd = p[r:], v[c0:], 1
+			}
+			panel4AVX2(y[r:], a[r*n+c0:], pack[:kc*kp], n, nt, kc, kp, k, g3, g2, g1, alpha, beta, pr, vc, upd)
 		}
 	}
 }
@@ -103,7 +123,10 @@ func packPanel(xt, x []float64, n, kc, kp, k int) {
 //
 // The rows of a start at the panel's first column; xt is the packed panel
 // (packPanel), 4·(3·g3+2·g2+g1) = kp ≥ k. len(a) ≥ (4·tiles−1)·n+kc,
-// len(xt) ≥ kc·kp, len(y) ≥ (k−1)·n+4·tiles; tiles, kc ≥ 1.
+// len(xt) ≥ kc·kp, len(y) ≥ (k−1)·n+4·tiles; tiles, kc ≥ 1. With update ≠
+// 0 it first applies, per tile, a[(4t+r)*n+c] = fma(β·p[4t+r], v[c],
+// α·a[(4t+r)*n+c]) for c < kc (len(p) ≥ 4·tiles, len(v) ≥ kc); p and v are
+// unused otherwise.
 //
 //go:noescape
-func panel4AVX2(y, a, xt []float64, n, tiles, kc, kp, k, g3, g2, g1 int)
+func panel4AVX2(y, a, xt []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update int)

@@ -12,7 +12,10 @@
 // multiplied by the packed row xt[c]. The vectors run in blocks of J = 3, 2
 // or 1 registers (12, 8 or 4 lanes): a column step of J = 3 is 3 loads and
 // 4 broadcasts for 12 FMAs, in the 16 registers. The sums are added to y
-// once per panel, transposed 4×4 in registers.
+// once per panel, transposed 4×4 in registers. With the rank-one update
+// (UpdateMulVecs), each tile's 4×kc block of A is updated in place just
+// before its column loops (UPD4), so A is read and written once and the
+// block is in L1 when the loops read it.
 //
 // Registers of the column loops:
 //   R11 the current column of the tile's first row in A
@@ -160,16 +163,62 @@ done:
 	ADD4(r3, done)           \
 done:
 
-// func panel4AVX2(y, a, xt []float64, n, tiles, kc, kp, k, g3, g2, g1 int)
+// UPD4 applies the rank-one update to the 4×kc block of the tile at SI:
+// a = fma(β·p_r, v, α·a), the operations of scaleAddOuterAVX2 (the same
+// bits), the kc mod 4 last columns under the mask umask (BX p_r, DI the
+// row, R10 rows left, R11 and R12 the columns of the row and of v, CX the
+// steps of 4 columns; Y0, Y1, Y12-Y15 scratch).
+#define UPD4 \
+	MOVQ         ptile-120(SP), BX    \
+	VBROADCASTSD alpha+136(FP), Y14   \
+	VMOVSD       beta+144(FP), X13    \
+	MOVQ         SI, DI               \
+	MOVQ         $4, R10              \
+p4_upd_row:                           \
+	VMULSD       (BX), X13, X0        \
+	VBROADCASTSD X0, Y15              \
+	MOVQ         v_base+176(FP), R12  \
+	MOVQ         DI, R11              \
+	MOVQ         kc4-104(SP), CX      \
+	TESTQ        CX, CX               \
+	JZ           p4_upd_tail          \
+p4_upd_cols:                          \
+	VMULPD       (R11), Y14, Y0       \
+	VFMADD231PD  (R12), Y15, Y0       \
+	VMOVUPD      Y0, (R11)            \
+	ADDQ         $32, R11             \
+	ADDQ         $32, R12             \
+	DECQ         CX                   \
+	JNZ          p4_upd_cols          \
+p4_upd_tail:                          \
+	CMPQ         kc4rest-112(SP), $0  \
+	JEQ          p4_upd_next          \
+	VMOVDQU      umask-144(SP), Y12   \
+	VMASKMOVPD   (R11), Y12, Y0       \
+	VMASKMOVPD   (R12), Y12, Y1       \
+	VMULPD       Y14, Y0, Y0          \
+	VFMADD231PD  Y1, Y15, Y0          \
+	VMASKMOVPD   Y0, Y12, (R11)       \
+p4_upd_next:                          \
+	ADDQ         $8, BX               \
+	ADDQ         R8, DI               \
+	DECQ         R10                  \
+	JNZ          p4_upd_row           \
+	ADDQ         $32, ptile-120(SP)
+
+// func panel4AVX2(y, a, xt []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update int)
 // Requires: AVX2, FMA
 //
-//	for t < tiles, with i0 = 4t, for each block of J registers (g3 blocks
+//	for t < tiles, with i0 = 4t:
+//	    if update != 0, for r < 4, c < kc:   (the rank-one update, as scaleAddOuterAVX2)
+//	        a[(i0+r)*n + c] = fma(β·p[i0+r], v[c], α·a[(i0+r)*n + c])
+//	    for each block of J registers (g3 blocks
 //	of 3, then g2 of 2, then g1 of 1), starting at vector j0, for r < 4,
 //	j0 ≤ j < min(j0+4J, k):
 //	    y[j*n + i0+r] += Σ_{c<kc} a[(i0+r)*n + c]·xt[c*kp + j]
 //
 // The rows of a start at the panel's first column; 4·(3·g3+2·g2+g1) = kp.
-TEXT ·panel4AVX2(SB), NOSPLIT, $88-136
+TEXT ·panel4AVX2(SB), NOSPLIT, $144-208
 	MOVQ n+72(FP), R8
 	SHLQ $3, R8            // R8 = NBYTES
 	LEAQ (R8)(R8*2), R9    // R9 = 3·NBYTES
@@ -187,8 +236,33 @@ TEXT ·panel4AVX2(SB), NOSPLIT, $88-136
 	MOVQ BX, kc8-56(SP)
 	ANDQ $7, CX
 	MOVQ CX, kcrest-64(SP)
+	CMPQ update+200(FP), $0
+	JEQ  p4_tile
+
+	// The update's steps of 4 columns, the mask of the kc mod 4 rest
+	// (lanes l < rest: rest > l), and p at the first tile.
+	MOVQ         kc+88(FP), CX
+	MOVQ         CX, BX
+	SHRQ         $2, BX
+	MOVQ         BX, kc4-104(SP)
+	ANDQ         $3, CX
+	MOVQ         CX, kc4rest-112(SP)
+	MOVQ         $0x03020100, AX
+	VMOVQ        AX, X1
+	VPMOVZXBQ    X1, Y1
+	VMOVQ        CX, X2
+	VPBROADCASTQ X2, Y2
+	VPCMPGTQ     Y1, Y2, Y12
+	VMOVDQU      Y12, umask-144(SP)
+	MOVQ         p_base+152(FP), AX
+	MOVQ         AX, ptile-120(SP)
 
 p4_tile:
+	CMPQ update+200(FP), $0
+	JEQ  p4_blocks_start
+	UPD4
+
+p4_blocks_start:
 	MOVQ g3+112(FP), AX
 	MOVQ AX, left3-72(SP)
 	MOVQ g2+120(FP), AX

@@ -35,6 +35,13 @@ func updateMulVecsShapes() [][2]int {
 		}
 	}
 	s = append(s, [2]int{341, 17}, [2]int{341, 20}, [2]int{341, 24})
+	// The AVX2 panels update each tile's block before reading it from n =
+	// 1536 (panel2FusedMinN): a kc mod 4 rest (1539 at k = 4: kc = 768,
+	// 768, 3), leftover rows, one column in the last panel (1537 at k = 13:
+	// kc = 192).
+	if startAVX2 {
+		s = append(s, [2]int{1537, 13}, [2]int{1538, 28}, [2]int{1539, 4})
+	}
 	if !testing.Short() {
 		s = append(s, [2]int{1031, 9}, [2]int{1031, 24}, [2]int{262, 260},
 			[2]int{1032, 24}, [2]int{1043, 20}, [2]int{790, 28})
