@@ -84,20 +84,12 @@ func mulVecsPanel2Pass(y, a []float64, n int, x []float64, k int, update bool, a
 	g3, g2, g1 := panelBlocks(kp / 4)
 	tiles := n / panel2Rows
 	clear(y[:(k-1)*n+tiles*panel2Rows])
-	for c0 := 0; c0 < n; c0 += kcMax {
-		kc := min(kcMax, n-c0)
+	walkPanels(n, kcMax, tiles, panel2Rows, func(c0, kc int) {
 		packPanel(pack[:kc*kp], x[c0:], n, kc, kp, k)
-		for t0 := 0; t0 < tiles; t0 += panelTiles {
-			nt := min(panelTiles, tiles-t0)
-			r := t0 * panel2Rows
-			var pr, vc []float64
-			upd := 0
-			if update {
-				pr, vc, upd = p[r:], v[c0:], 1
-			}
-			panel4AVX2(y[r:], a[r*n+c0:], pack[:kc*kp], n, nt, kc, kp, k, g3, g2, g1, alpha, beta, pr, vc, upd)
-		}
-	}
+	}, func(c0, kc, r, nt int) {
+		pr, vc := updateArgs(update, p, v, r, c0)
+		panel4AVX2(y[r:], a[r*n+c0:], pack[:kc*kp], n, nt, kc, kp, k, g3, g2, g1, alpha, beta, pr, vc, b2i(update))
+	})
 }
 
 // packPanel packs columns c0 to c0+kc−1 of the k vectors of x transposed,
@@ -113,6 +105,14 @@ func packPanel(xt, x []float64, n, kc, kp, k int) {
 	for c := 0; c < kc; c++ {
 		clear(xt[c*kp+k : c*kp+kp])
 	}
+}
+
+// b2i is 1 for true, 0 for false (the assembly's flags).
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // panel4AVX2 adds one column panel of MulVecs to y, for tiles of 4 rows

@@ -1,6 +1,7 @@
 //go:build gc && !purego
 
 #include "textflag.h"
+#include "blocks_amd64.h"
 
 // ---------------------------------------------------------------------------
 // MulVecs for large n on AVX2 (without AVX-512): the column panels of
@@ -94,14 +95,7 @@ loop8:                           \
 	PREFETCHT1 (DI)(R8*1)        \
 	PREFETCHT1 (DI)(R8*2)        \
 	PREFETCHT1 (DI)(R9*1)        \
-	step(0)                      \
-	step(8)                      \
-	step(16)                     \
-	step(24)                     \
-	step(32)                     \
-	step(40)                     \
-	step(48)                     \
-	step(56)                     \
+	STEPS8(step)                 \
 	ADDQ $64, R11                \
 	ADDQ $64, DI                 \
 	DECQ BX                      \
@@ -219,23 +213,7 @@ p4_upd_next:                          \
 //
 // The rows of a start at the panel's first column; 4·(3·g3+2·g2+g1) = kp.
 TEXT ·panel4AVX2(SB), NOSPLIT, $144-208
-	MOVQ n+72(FP), R8
-	SHLQ $3, R8            // R8 = NBYTES
-	LEAQ (R8)(R8*2), R9    // R9 = 3·NBYTES
-	MOVQ a_base+24(FP), SI
-	MOVQ y_base+0(FP), AX
-	MOVQ AX, ytile-8(SP)
-	MOVQ tiles+80(FP), AX
-	MOVQ AX, tilesleft-32(SP)
-	MOVQ kp+96(FP), AX
-	SHLQ $3, AX
-	MOVQ AX, stride-48(SP)
-	MOVQ kc+88(FP), CX
-	MOVQ CX, BX
-	SHRQ $3, BX
-	MOVQ BX, kc8-56(SP)
-	ANDQ $7, CX
-	MOVQ CX, kcrest-64(SP)
+	PANELS_START(n+72(FP), a_base+24(FP), y_base+0(FP), tiles+80(FP), kp+96(FP), kc+88(FP), ytile-8(SP), tilesleft-32(SP), stride-48(SP), kc8-56(SP), kcrest-64(SP))
 	CMPQ update+200(FP), $0
 	JEQ  p4_tile
 
@@ -263,26 +241,10 @@ p4_tile:
 	UPD4
 
 p4_blocks_start:
-	MOVQ g3+112(FP), AX
-	MOVQ AX, left3-72(SP)
-	MOVQ g2+120(FP), AX
-	MOVQ AX, left2-80(SP)
-	MOVQ g1+128(FP), AX
-	MOVQ AX, left1-88(SP)
-	MOVQ xt_base+48(FP), AX
-	MOVQ AX, xtb-16(SP)
-	MOVQ k+104(FP), AX
-	MOVQ AX, kleft-24(SP)
-	MOVQ ytile-8(SP), DX
+	BLOCKS_START(g3+112(FP), g2+120(FP), g1+128(FP), xt_base+48(FP), k+104(FP), left3-72(SP), left2-80(SP), left1-88(SP), xtb-16(SP), kleft-24(SP), ytile-8(SP))
 
 p4_block:
-	CMPQ left3-72(SP), $0
-	JNE  p4_b3
-	CMPQ left2-80(SP), $0
-	JNE  p4_b2
-	CMPQ left1-88(SP), $0
-	JNE  p4_b1
-	JMP  p4_tile_next
+	NEXT_BLOCK(left3-72(SP), left2-80(SP), left1-88(SP), p4_b3, p4_b2, p4_b1, p4_tile_next)
 
 p4_b3:
 	DECQ left3-72(SP)

@@ -173,26 +173,42 @@ func mulVecsPanelPass(pack, acopy, y, a []float64, n int, x []float64, k int, up
 		half = 1 // one block, its last register at most half full
 	}
 	clear(y[:(k-1)*n+tiles*tileRows])
+	walkPanels(n, kcMax, tiles, tileRows, func(c0, kc int) {
+		packPanelAVX512(pack[:kc*kp], x[c0:], n, kc, kp, k)
+	}, func(c0, kc, r, nt int) {
+		pr, vc := updateArgs(update, p, v, r, c0)
+		if tileRows == 6 {
+			panel6AVX512(y[r:], a[r*n+c0:], pack[:kc*kp], acopy[:], n, nt, kc, kp, k, z/4,
+				alpha, beta, pr, vc, upd, half)
+			return
+		}
+		panel8AVX512(y[r:], a[r*n+c0:], pack[:kc*kp], acopy[:], n, nt, kc, kp, k, g3, g2, g1,
+			alpha, beta, pr, vc, upd, half)
+	})
+	return tiles * tileRows
+}
+
+// walkPanels walks the column panels of an n×n A, at most kcMax columns
+// each: pack(c0, kc) for each panel, then tile(c0, kc, r, nt) for each run
+// of at most panelTiles tiles of rows rows (the first row r), so that an
+// assembly call stays short (assembly is not preempted).
+func walkPanels(n, kcMax, tiles, rows int, pack func(c0, kc int), tile func(c0, kc, r, nt int)) {
 	for c0 := 0; c0 < n; c0 += kcMax {
 		kc := min(kcMax, n-c0)
-		packPanelAVX512(pack[:kc*kp], x[c0:], n, kc, kp, k)
+		pack(c0, kc)
 		for t0 := 0; t0 < tiles; t0 += panelTiles {
-			nt := min(panelTiles, tiles-t0)
-			r := t0 * tileRows
-			var pr, vc []float64
-			if update {
-				pr, vc = p[r:], v[c0:]
-			}
-			if tileRows == 6 {
-				panel6AVX512(y[r:], a[r*n+c0:], pack[:kc*kp], acopy[:], n, nt, kc, kp, k, z/4,
-					alpha, beta, pr, vc, upd, half)
-				continue
-			}
-			panel8AVX512(y[r:], a[r*n+c0:], pack[:kc*kp], acopy[:], n, nt, kc, kp, k, g3, g2, g1,
-				alpha, beta, pr, vc, upd, half)
+			tile(c0, kc, t0*rows, min(panelTiles, tiles-t0))
 		}
 	}
-	return tiles * tileRows
+}
+
+// updateArgs returns p and v from the tile chunk's first row r and the
+// panel's first column c0 with the update, nil without.
+func updateArgs(update bool, p, v []float64, r, c0 int) (pr, vc []float64) {
+	if !update {
+		return nil, nil
+	}
+	return p[r:], v[c0:]
 }
 
 // panelBlocks splits z registers of vectors into blocks of 3, 2 and 1

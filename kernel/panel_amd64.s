@@ -2,6 +2,7 @@
 
 #include "textflag.h"
 #include "transpose_amd64.h"
+#include "blocks_amd64.h"
 
 // ---------------------------------------------------------------------------
 // MulVecs for large n on AVX-512: column panels in broadcast form.
@@ -272,14 +273,7 @@
 	JZ   rest              \
 loop8:                     \
 	prefetch               \
-	step(0)                \
-	step(8)                \
-	step(16)               \
-	step(24)               \
-	step(32)               \
-	step(40)               \
-	step(48)               \
-	step(56)               \
+	STEPS8(step)           \
 	ADDQ $64, R11          \
 	ADDQ $64, DI           \
 	DECQ CX                \
@@ -705,25 +699,9 @@ done:
 // locals (go vet's asmdecl checks FP references in a macro against the
 // function above its #define).
 TEXT ·panel8AVX512(SB), $224-240
-	MOVQ n+96(FP), R8
-	SHLQ $3, R8            // R8 = NBYTES
-	LEAQ (R8)(R8*2), R9    // R9 = 3·NBYTES
-	LEAQ (R8)(R8*4), R10   // R10 = 5·NBYTES
+	PANELS_START(n+96(FP), a_base+24(FP), y_base+0(FP), tiles+104(FP), kp+120(FP), kc+112(FP), ytile-8(SP), tilesleft-40(SP), stride-72(SP), kc8-80(SP), kcrest-88(SP))
+	LEAQ (R8)(R8*4), R10   // R10 = 5·NBYTES (LEAQ keeps the flags)
 	LEAQ (R9)(R8*4), R13   // R13 = 7·NBYTES
-	MOVQ a_base+24(FP), SI
-	MOVQ y_base+0(FP), AX
-	MOVQ AX, ytile-8(SP)
-	MOVQ tiles+104(FP), AX
-	MOVQ AX, tilesleft-40(SP)
-	MOVQ kp+120(FP), AX
-	SHLQ $3, AX
-	MOVQ AX, stride-72(SP)
-	MOVQ kc+112(FP), CX
-	SHRQ $3, CX
-	MOVQ CX, kc8-80(SP)
-	MOVQ kc+112(FP), CX
-	ANDQ $7, CX
-	MOVQ CX, kcrest-88(SP)
 	JZ   p8_first
 	MOVQ $1, AX            // K1 = the last kc mod 8 columns
 	SHLQ CX, AX
@@ -767,26 +745,10 @@ p8_tile:
 	BP8
 
 p8_blocks:
-	MOVQ g3+136(FP), AX
-	MOVQ AX, left3-48(SP)
-	MOVQ g2+144(FP), AX
-	MOVQ AX, left2-56(SP)
-	MOVQ g1+152(FP), AX
-	MOVQ AX, left1-64(SP)
-	MOVQ xt_base+48(FP), AX
-	MOVQ AX, xtb-24(SP)
-	MOVQ k+128(FP), AX
-	MOVQ AX, kleft-32(SP)
-	MOVQ ytile-8(SP), DX
+	BLOCKS_START(g3+136(FP), g2+144(FP), g1+152(FP), xt_base+48(FP), k+128(FP), left3-48(SP), left2-56(SP), left1-64(SP), xtb-24(SP), kleft-32(SP), ytile-8(SP))
 
 p8_block:
-	CMPQ left3-48(SP), $0
-	JNE  p8_block3
-	CMPQ left2-56(SP), $0
-	JNE  p8_block2
-	CMPQ left1-64(SP), $0
-	JNE  p8_block1
-	JMP  p8_tile_next
+	NEXT_BLOCK(left3-48(SP), left2-56(SP), left1-64(SP), p8_block3, p8_block2, p8_block1, p8_tile_next)
 
 p8_block3:
 	DECQ left3-48(SP)
@@ -1005,27 +967,11 @@ pack_done:
 // sums go to y through masked (K2)
 // loads and stores of 6 lanes.
 TEXT ·panel6AVX512(SB), $224-224
-	MOVQ n+96(FP), R8
-	SHLQ $3, R8            // R8 = NBYTES
-	LEAQ (R8)(R8*2), R9    // R9 = 3·NBYTES
-	LEAQ (R8)(R8*4), R10   // R10 = 5·NBYTES
-	LEAQ (R9)(R8*4), R13   // R13 = 7·NBYTES
-	MOVQ a_base+24(FP), SI
-	MOVQ y_base+0(FP), AX
-	MOVQ AX, ytile-8(SP)
-	MOVQ tiles+104(FP), AX
-	MOVQ AX, tilesleft-40(SP)
-	MOVQ $0x3f, AX         // K2 = the 6 rows of a tile's sums
+	MOVQ  $0x3f, AX        // K2 = the 6 rows of a tile's sums
 	KMOVW AX, K2
-	MOVQ kp+120(FP), AX
-	SHLQ $3, AX
-	MOVQ AX, stride-72(SP)
-	MOVQ kc+112(FP), CX
-	SHRQ $3, CX
-	MOVQ CX, kc8-80(SP)
-	MOVQ kc+112(FP), CX
-	ANDQ $7, CX
-	MOVQ CX, kcrest-88(SP)
+	PANELS_START(n+96(FP), a_base+24(FP), y_base+0(FP), tiles+104(FP), kp+120(FP), kc+112(FP), ytile-8(SP), tilesleft-40(SP), stride-72(SP), kc8-80(SP), kcrest-88(SP))
+	LEAQ (R8)(R8*4), R10   // R10 = 5·NBYTES (LEAQ keeps the flags)
+	LEAQ (R9)(R8*4), R13   // R13 = 7·NBYTES
 	JZ   p6_first
 	MOVQ $1, AX            // K1 = the last kc mod 8 columns
 	SHLQ CX, AX
