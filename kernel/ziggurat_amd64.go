@@ -3,8 +3,11 @@
 package kernel
 
 func ziggurat(z []float64, s *[4 * ZigLanes]uint64, x *[257]float64, rej []uint64) (acc, nrej int) {
-	if useAVX512 {
+	switch {
+	case useAVX512:
 		return zigguratAVX512(z, s, x, rej)
+	case useAVX2:
+		return zigguratAVX2(z, s, x, rej)
 	}
 	return zigguratGeneric(z, s, x, rej)
 }
@@ -17,3 +20,12 @@ func ziggurat(z []float64, s *[4 * ZigLanes]uint64, x *[257]float64, rej []uint6
 //
 //go:noescape
 func zigguratAVX512(z []float64, s *[4 * ZigLanes]uint64, x *[257]float64, rej []uint64) (acc, nrej int)
+
+// zigguratAVX2 is zigguratGeneric with the 8 lanes in two 256-bit registers
+// of each state word, each lane's x[j] and x[j+1] one 16-byte load; without
+// compress-stores, a round with a rejected or dead lane walks its lanes in
+// order (5 % of the rounds at the normal's tables). len(z) ≥ 1, len(rej) ≥
+// 8.
+//
+//go:noescape
+func zigguratAVX2(z []float64, s *[4 * ZigLanes]uint64, x *[257]float64, rej []uint64) (acc, nrej int)
