@@ -1,6 +1,7 @@
 //go:build gc && !purego
 
 #include "textflag.h"
+#include "ziggurat_amd64.h"
 
 // ZHALF runs one half of a round (4 of the 8 lanes) of zigguratAVX2: the
 // state words s0-s3 of those lanes step on, and the frame at BX receives
@@ -83,13 +84,7 @@ TEXT ·zigguratAVX2(SB), NOSPLIT, $320-80
 	VMOVDQU 160(AX), Y5
 	VMOVDQU 192(AX), Y6
 	VMOVDQU 224(AX), Y7
-	MOVQ    z_base+0(FP), DI
-	MOVQ    z_len+8(FP), R13
-	MOVQ    rej_base+40(FP), SI
-	MOVQ    rej_len+48(FP), R10
-	MOVQ    x+32(FP), R12
-	XORQ    R8, R8
-	XORQ    R9, R9
+	ZIG_ARGS(z_base+0(FP), z_len+8(FP), rej_base+40(FP), rej_len+48(FP), x+32(FP))
 
 z2_round:
 	// m = len(z) − acc − nrej live lanes (at most 8); stop at 0 or when

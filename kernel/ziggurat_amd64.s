@@ -1,6 +1,7 @@
 //go:build gc && !purego
 
 #include "textflag.h"
+#include "ziggurat_amd64.h"
 
 // FIRST_LANES sets CX to the number of lanes set in the mask AX and K5 to
 // the first CX lanes.
@@ -50,13 +51,7 @@ TEXT ·zigguratAVX512(SB), NOSPLIT, $64-80
 	MOVQ      $0x0f0d0b0907050301, AX
 	VMOVQ     AX, X22
 	VPMOVZXBQ X22, Z22
-	MOVQ      z_base+0(FP), DI
-	MOVQ      z_len+8(FP), R13
-	MOVQ      rej_base+40(FP), SI
-	MOVQ      rej_len+48(FP), R10
-	MOVQ      x+32(FP), R12
-	XORQ      R8, R8
-	XORQ      R9, R9
+	ZIG_ARGS(z_base+0(FP), z_len+8(FP), rej_base+40(FP), rej_len+48(FP), x+32(FP))
 
 round:
 	// m = len(z) − acc − nrej lanes are live (all 8 if m ≥ 8); stop at 0
