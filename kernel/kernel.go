@@ -69,9 +69,9 @@ func Impl() string {
 // 2·k·n² flops, not k passes over A. y must not overlap a or x. On AVX-512
 // with n ≥ 256 it keeps its packed vectors and copies of A's blocks on the
 // calling goroutine's stack: 129 KiB, 193 KiB from n = 512 (so such a
-// goroutine's stack grows to 256 KiB once), which Go clears on every call;
-// a caller that samples repeatedly passes that room in instead
-// (MulVecsWork).
+// goroutine's stack grows to 256 KiB once); on AVX2 without AVX-512, from
+// n = 768, 24 KiB of packed vectors. Go clears that room on every call; a
+// caller that samples repeatedly passes it in instead (MulVecsWork).
 func MulVecs(y, a []float64, n int, x []float64, k int) {
 	MulVecsWork(y, a, n, x, k, nil)
 }
@@ -111,9 +111,10 @@ func MulVecsWork(y, a []float64, n int, x []float64, k int, work []float64) {
 
 // WorkLen returns the length of the scratch space that MulVecsWork and
 // UpdateMulVecsWork use for an n×n A and k vectors on the current path: 0
-// where the path needs none (n < 256, or without AVX-512), else about 17 or
-// 25 thousand float64s (n < 512, n ≥ 512). It does not grow with n beyond
-// that, and only through the path with k.
+// where the path needs none; on AVX-512 from n = 256 (k ≥ 8) about 17 or 25
+// thousand float64s (n < 512, n ≥ 512); on AVX2 without AVX-512 from n =
+// 768 (k ≥ 4) 3072. It does not grow with n beyond that, and depends on k
+// only through the path.
 func WorkLen(n, k int) int {
 	if n < 0 || k < 0 {
 		panic("kernel: negative size")
@@ -286,8 +287,7 @@ func scaleAddOuterRows(a []float64, n int, alpha, beta float64, p, v []float64) 
 // 1536) it does both in one pass over A, each block of A updated just before
 // it is multiplied, so that a generation of MMA-ES reads and writes A once
 // instead of reading it twice and writing it once (with the stack use of
-// MulVecs). y must not
-// overlap a, p, v or x; p and v must not overlap a.
+// MulVecs). y must not overlap a, p, v or x; p and v must not overlap a.
 func UpdateMulVecs(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k int) {
 	UpdateMulVecsWork(y, a, n, alpha, beta, p, v, x, k, nil)
 }
