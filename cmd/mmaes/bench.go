@@ -372,11 +372,17 @@ func timeOpenBLAS(n, lambda, reps int) float64 {
 }
 
 // timeGonum returns gonum's CmaEsChol time and heap allocations per
-// generation (Concurrent = 1) on the same neutral objective.
+// generation (Concurrent = 1) on the same neutral objective, in the steady
+// state: optimize.Minimize sets up on entry (allocations, the initial
+// factorisation) and returns after the last generation's evaluations,
+// before that generation's update, so a run of g generations costs setup + g
+// samplings + (g−1) updates, and dividing it by g would undercount every
+// generation's update (at n = 256 about 3 ms a generation from 2 generations
+// against 5 ms in the steady state). steadyCost takes the difference of
+// runs of gonumBase and gonumBase+extra generations instead.
 func timeGonum(n, lambda, reps int) (perGen, allocs float64) {
 	r := rand.New(rand.NewPCG(5, 6))
-	gens := max(2, batch(2e-6*float64(n*n*n)/1e3+1e-5))
-	run := func() (float64, float64) {
+	run := func(gens int) (seconds, mallocs float64) {
 		prob := optimize.Problem{Func: func([]float64) float64 { return r.Float64() }}
 		settings := &optimize.Settings{
 			FuncEvaluations: gens * lambda,
@@ -388,16 +394,31 @@ func timeGonum(n, lambda, reps int) (perGen, allocs float64) {
 		runtime.ReadMemStats(&m0)
 		t := timed(func() { optimize.Minimize(prob, make([]float64, n), settings, method) })
 		runtime.ReadMemStats(&m1)
-		return t / float64(gens), float64(m1.Mallocs-m0.Mallocs) / float64(gens)
+		return t, float64(m1.Mallocs - m0.Mallocs)
 	}
-	run()
+	probe, _ := steadyCost(run, 1) // also warms up
+	extra := max(2, batch(probe))
 	var as []float64
 	perGen = medianOf(reps, func() float64 {
-		t, a := run()
+		t, a := steadyCost(run, extra)
 		as = append(as, a)
 		return t
 	})
 	return perGen, median(as)
+}
+
+// gonumBase is the shorter run of steadyCost: its setup and first
+// generations warm the caches the longer run then finds warm too.
+const gonumBase = 2
+
+// steadyCost returns the cost per generation, in seconds and allocations,
+// of the extra generations of a run of gonumBase+extra generations over one
+// of gonumBase: run(g)'s setup and the update its last generation leaves
+// out cancel in the difference. A negative difference (noise) counts as 0.
+func steadyCost(run func(gens int) (seconds, mallocs float64), extra int) (seconds, mallocs float64) {
+	t0, a0 := run(gonumBase)
+	t1, a1 := run(gonumBase + extra)
+	return max(0, t1-t0) / float64(extra), max(0, a1-a0) / float64(extra)
 }
 
 // cpuName returns the model name from /proc/cpuinfo, or GOARCH.

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"math"
+	"testing"
+)
+
+// TestSteadyCost runs steadyCost on a model of optimize.Minimize: a run of g
+// generations costs a setup, g samplings and g−1 updates. The cost per
+// generation must be one sampling plus one update, exactly (the model's
+// values are small integers, so the differences are exact).
+func TestSteadyCost(t *testing.T) {
+	const setup, sample, update = 1000.0, 3.0, 40.0
+	const setupAllocs, sampleAllocs, updateAllocs = 500.0, 20.0, 100.0
+	var calls []int
+	run := func(g int) (float64, float64) {
+		calls = append(calls, g)
+		gf := float64(g)
+		return setup + gf*sample + (gf-1)*update, setupAllocs + gf*sampleAllocs + (gf-1)*updateAllocs
+	}
+	for _, extra := range []int{1, 2, 7} {
+		calls = calls[:0]
+		sec, allocs := steadyCost(run, extra)
+		if sec != sample+update || allocs != sampleAllocs+updateAllocs {
+			t.Errorf("extra %d: %v s, %v allocs a generation, want %v, %v", extra, sec, allocs, sample+update, sampleAllocs+updateAllocs)
+		}
+		if len(calls) != 2 || calls[1]-calls[0] != extra || calls[0] < 2 {
+			t.Errorf("extra %d: runs of %v generations, want two, the longer by %d, each with an update", extra, calls, extra)
+		}
+	}
+	// Noise that makes the longer run faster gives 0, not a negative cost.
+	sec, allocs := steadyCost(func(g int) (float64, float64) { return 10 - float64(g), 5 }, 3)
+	if sec != 0 || allocs != 0 || math.Signbit(sec) {
+		t.Errorf("noisy runs: %v s, %v allocs, want 0, 0", sec, allocs)
+	}
+}
