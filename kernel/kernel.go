@@ -141,6 +141,16 @@ func usableWork(work []float64, n, k int, others ...[]float64) []float64 {
 // MulVec computes y = A·x for the n×n row-major matrix a. y must not overlap
 // a or x.
 func MulVec(y, a []float64, n int, x []float64) {
+	y, a, x = checkMulVec(y, a, n, x)
+	if n == 0 {
+		return
+	}
+	mulVec(y, a, n, x)
+}
+
+// checkMulVec checks the arguments of MulVec and MulVecTrans (panicking on
+// misuse) and returns y, a and x cut to n, n·n and n.
+func checkMulVec(y, a []float64, n int, x []float64) ([]float64, []float64, []float64) {
 	if n < 0 {
 		panic("kernel: negative size")
 	}
@@ -156,40 +166,19 @@ func MulVec(y, a []float64, n int, x []float64) {
 	if len(y) < n {
 		panic("kernel: short y")
 	}
-	if n == 0 {
-		return
-	}
 	y, a, x = y[:n], a[:n*n], x[:n]
-	if overlaps(y, a) || overlaps(y, x) {
+	if n > 0 && (overlaps(y, a) || overlaps(y, x)) {
 		panic("kernel: y overlaps an input")
 	}
-	mulVec(y, a, n, x)
+	return y, a, x
 }
 
 // MulVecTrans computes y = Aᵀ·x for the n×n row-major matrix a, as the sum of
 // the rows of A weighted by x (one pass over A). y must not overlap a or x.
 func MulVecTrans(y, a []float64, n int, x []float64) {
-	if n < 0 {
-		panic("kernel: negative size")
-	}
-	if mulOverflows(n, n) {
-		panic("kernel: size overflows int")
-	}
-	if len(a) < n*n {
-		panic("kernel: short a")
-	}
-	if len(x) < n {
-		panic("kernel: short x")
-	}
-	if len(y) < n {
-		panic("kernel: short y")
-	}
+	y, a, x = checkMulVec(y, a, n, x)
 	if n == 0 {
 		return
-	}
-	y, a, x = y[:n], a[:n*n], x[:n]
-	if overlaps(y, a) || overlaps(y, x) {
-		panic("kernel: y overlaps an input")
 	}
 	clear(y)
 	for i, xi := range x {
