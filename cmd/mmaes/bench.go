@@ -374,12 +374,13 @@ func timeOpenBLAS(n, lambda, reps int) float64 {
 // timeGonum returns gonum's CmaEsChol time and heap allocations per
 // generation (Concurrent = 1) on the same neutral objective, in the steady
 // state: optimize.Minimize sets up on entry (allocations, the initial
-// factorisation) and returns after the last generation's evaluations,
-// before that generation's update, so a run of g generations costs setup + g
-// samplings + (g−1) updates, and dividing it by g would undercount every
-// generation's update (at n = 256 about 3 ms a generation from 2 generations
-// against 5 ms in the steady state). steadyCost takes the difference of
-// runs of gonumBase and gonumBase+extra generations instead.
+// factorization) and returns after the last generation's evaluations,
+// before that generation's update, so a run of g generations costs setup +
+// g samplings + (g−1) updates, and dividing it by g would count (g−1)/g of
+// an update and setup/g per generation (at n = 256 about 3 ms a generation
+// from 2 generations against 5 ms in the steady state). steadyCost takes
+// the difference of runs of gonumBase and gonumBase+extra generations
+// instead.
 func timeGonum(n, lambda, reps int) (perGen, allocs float64) {
 	r := rand.New(rand.NewPCG(5, 6))
 	run := func(gens int) (seconds, mallocs float64) {
