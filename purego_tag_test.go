@@ -1,0 +1,5 @@
+//go:build purego
+
+package mmaes_test
+
+func init() { pinTag = "+purego" }
