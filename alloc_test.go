@@ -1,7 +1,10 @@
 package mmaes_test
 
 import (
+	"bytes"
 	"context"
+	"encoding"
+	"errors"
 	"fmt"
 	"runtime"
 	"testing"
@@ -117,5 +120,55 @@ func TestAllocsLargeLambda(t *testing.T) {
 		}
 	}); a != 0 {
 		t.Errorf("λ = 100: %v allocs per generation", a)
+	}
+}
+
+var _ encoding.BinaryAppender = (*mmaes.Optimizer)(nil)
+
+// TestAppendBinaryAllocs: a checkpoint appended into a buffer with room
+// allocates nothing (a service that checkpoints every generation makes no
+// garbage), between generations and between Ask and Tell, for every update
+// rule and with every option; the bytes are MarshalBinary's, after what
+// the buffer held.
+func TestAppendBinaryAllocs(t *testing.T) {
+	for _, u := range updates {
+		for _, all := range []bool{false, true} {
+			cfg := startConfig(128, u, 3)
+			if all {
+				cfg.RankMu = u == mmaes.MMA
+				cfg.Restart, cfg.Workers = mmaes.BIPOP, 2
+				cfg.Lower, cfg.Upper = make([]float64, 128), make([]float64, 128)
+				for i := range cfg.Lower {
+					cfg.Lower[i], cfg.Upper[i] = -20, 20
+				}
+			}
+			o := mustNew(t, cfg)
+			runGens(t, o, sphere, 3)
+			for _, asked := range []bool{false, true} {
+				if asked {
+					o.Ask()
+				}
+				want := state(t, o)
+				buf := make([]byte, 0, 16+len(want))
+				buf = append(buf, "prefix"...)
+				var got []byte
+				if a := testing.AllocsPerRun(10, func() {
+					var err error
+					got, err = o.AppendBinary(buf)
+					if err != nil {
+						t.Fatal(err)
+					}
+				}); a != 0 {
+					t.Errorf("%v features=%v asked=%v: AppendBinary allocates %v times", u, all, asked, a)
+				}
+				if string(got[:6]) != "prefix" || !bytes.Equal(got[6:], want) {
+					t.Errorf("%v features=%v asked=%v: AppendBinary differs from MarshalBinary", u, all, asked)
+				}
+			}
+		}
+	}
+	var zero mmaes.Optimizer
+	if b, err := zero.AppendBinary([]byte("x")); !errors.Is(err, mmaes.ErrNotInitialized) || string(b) != "x" {
+		t.Errorf("zero Optimizer: %q, %v", b, err)
 	}
 }

@@ -38,7 +38,7 @@ import (
 // bound, and there the quadratic piece keeps convergence linear.
 
 // checkBounds validates Lower and Upper.
-func checkBounds(cfg *Config) error {
+func checkBounds(cfg *Config, _ *Params) error {
 	n := cfg.Dim
 	for _, b := range []struct {
 		name string
@@ -69,7 +69,7 @@ func checkBounds(cfg *Config) error {
 
 // checkMeanInBounds reports an error naming Mean (or Mean[i]) when the
 // initial mean (nil: the origin) lies outside the box.
-func checkMeanInBounds(cfg *Config) error {
+func checkMeanInBounds(cfg *Config, _ *Params) error {
 	for i := range cfg.Dim {
 		x := 0.0
 		if cfg.Mean != nil {
@@ -94,28 +94,40 @@ func bound(b []float64, i, s int) float64 {
 	return b[i]
 }
 
-// setBounds copies the box of a validated cfg into o (lo, hi, and the
-// widths of the quadratic pieces); nothing without bounds.
-func (o *Optimizer) setBounds(lower, upper []float64) {
+// A box holds the bounds of a validated Config and the widths of the
+// quadratic pieces of each coordinate's map.
+type box struct {
+	lo, hi, al, au []float64
+}
+
+// newBox returns the box of n coordinates with the given bounds (nil: none
+// on that side), or nil without bounds.
+func newBox(n int, lower, upper []float64) *box {
 	if lower == nil && upper == nil {
-		o.lo, o.hi, o.al, o.au = nil, nil, nil, nil
-		return
+		return nil
 	}
-	n := o.n
 	buf := make([]float64, 4*n)
-	o.lo, o.hi, o.al, o.au = buf[:n:n], buf[n:2*n:2*n], buf[2*n:3*n:3*n], buf[3*n:]
+	b := &box{lo: buf[:n:n], hi: buf[n : 2*n : 2*n], al: buf[2*n : 3*n : 3*n], au: buf[3*n:]}
 	for i := range n {
 		l, u := bound(lower, i, -1), bound(upper, i, 1)
-		o.lo[i], o.hi[i] = l, u
-		o.al[i] = min((u-l)/2, (1+math.Abs(l))/20)
-		o.au[i] = min((u-l)/2, (1+math.Abs(u))/20)
+		b.lo[i], b.hi[i] = l, u
+		b.al[i] = min((u-l)/2, (1+math.Abs(l))/20)
+		b.au[i] = min((u-l)/2, (1+math.Abs(u))/20)
 	}
+	return b
 }
 
 // repair maps x into the box in place.
-func (o *Optimizer) repair(x []float64) {
+func (b *box) repair(x []float64) {
 	for i, xi := range x {
-		x[i] = boxMap(xi, o.lo[i], o.hi[i], o.al[i], o.au[i])
+		x[i] = boxMap(xi, b.lo[i], b.hi[i], b.al[i], b.au[i])
+	}
+}
+
+// repairAll maps the k candidates of x (n each, row-major) into the box.
+func (b *box) repairAll(x []float64, n, k int) {
+	for i := 0; i < k; i++ {
+		b.repair(x[i*n : i*n+n])
 	}
 }
 
@@ -178,12 +190,4 @@ func boxMap(x, l, u, al, au float64) float64 {
 		x = u
 	}
 	return x
-}
-
-// repairAll maps the λ candidates into the box.
-func (o *Optimizer) repairAll() {
-	n := o.n
-	for i := 0; i < o.lambda; i++ {
-		o.repair(o.x[i*n : i*n+n])
-	}
 }

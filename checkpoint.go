@@ -7,39 +7,37 @@ import (
 	"math"
 )
 
-// Checkpoint format (version 3). All integers are little-endian uint64 unless
-// noted, floats are IEEE-754 bits as uint64:
+// Checkpoint format, version 4. Every part of the optimizer encodes its own
+// fields, in this order; integers are little-endian uint64 (booleans 0 or
+// 1), floats their IEEE-754 bits as uint64, vectors their elements:
 //
 //	magic "MMAESCKP" (8 bytes), version (uint32)
-//	n, λ, μ, update, TolFunHist (of the current run), asked (0/1)
-//	Config: Seed, Sigma (σ0), Lambda, Mu, C, C1, CSigma, DSigma, TargetF,
-//	        MaxEvals, MaxGenerations, TolFun, TolFunHist, TolX, MaxCondition,
-//	        RankMu (0/1), CMu, Restart, MaxRestarts, Workers,
-//	        has Lower (0/1), has Upper (0/1)
-//	Params (of the current run): weights (μ), μ_eff, c, c1, c_σ, d_σ, E‖N‖, c_μ
-//	state:  σ, generation, evals, reason, hasBest, best f, histPos, histLen,
-//	        rowA, rowAInv, restarts, large runs, evals of small runs, evals
-//	        of large runs, small (0/1), generations and evals before the
-//	        current run, its generation limit, the scale s of A = s·Ã
-//	        (scale.go)
-//	vectors: m, p, v, s, best x (n each), Ã (n²), A_inv (n², Cholesky only),
-//	        TolFun history (TolFunHist), the initial mean (n, with a Restart
-//	        strategy), Lower, Upper (n each, when set), and if asked Z, Y, X
-//	        (λ·n each)
-//	generator: length (uint32) and the xoshiro256++ MarshalBinary bytes
+//	Config:  Dim, Seed, Sigma, Update, Lambda, Mu, C, C1, CSigma, DSigma,
+//	         TargetF, MaxEvals, MaxGenerations, TolFun, TolFunHist, TolX,
+//	         MaxCondition, RankMu, CMu, Restart, MaxRestarts, Workers, the
+//	         initial mean (n), Lower and Upper (each a presence flag, then n)
+//	Params of the current run: λ, μ, weights (μ), μ_eff, c, c1, c_σ, d_σ,
+//	         E‖N‖, TolFunHist, c_μ
+//	driver:  generation, evals, reason, asked, the mean (n)
+//	step:    σ, the σ-path (n)
+//	best:    found (flag), f, x (n)
+//	TolFun:  position, length, the history (TolFunHist)
+//	runs:    restarts, generations and evaluations of the current run
+//	         before it, its generation limit; BIPOP: small (flag), large
+//	         runs, evaluations of small and of large runs
+//	distribution (full matrix): s, the row bounds of A and A_inv, p, v,
+//	         Ã (n²), A_inv (n², Cholesky only)
+//	population, if asked: Z, Y, X (λ·n each)
+//	generator: the 4 scalar and 4·8 lane state words of xoshiro256++
 //	CRC-32 (IEEE, uint32) of everything before it
 //
-// Version 2 had no scale (A itself in place of Ã): it is read with s = 1,
-// and the run continues as a version 3 one would from that A. Version 1
-// (before rank-μ, restarts, bounds and workers) lacked the additions; it is
-// not read. The observer (Config.Observer) and the
-// objective are not saved.
+// The Params are stored, not recomputed, because math.Log may round
+// differently on another machine. Versions 2 and 3, the layout before the
+// parts encoded themselves, are still read (checkpoint_v3.go).
 
 const (
 	ckMagic   = "MMAESCKP"
-	ckVersion = 3
-	// ckVersionNoScale is the last version without the scale of A.
-	ckVersionNoScale = 2
+	ckVersion = 4
 )
 
 // MarshalBinary implements encoding.BinaryMarshaler: it encodes the whole
@@ -47,155 +45,67 @@ const (
 // restored by UnmarshalBinary (in this process or another) continues exactly
 // as this one would, on the same kernel path. It may be called at any
 // point, also between Ask and Tell and from the observer. Config.Observer is
-// not saved.
+// not saved. It allocates the result once, at its exact size; AppendBinary
+// writes into a buffer of the caller's.
 func (o *Optimizer) MarshalBinary() ([]byte, error) {
-	if o.n == 0 {
+	if o.dist == nil {
 		return nil, ErrNotInitialized
 	}
-	o.flushA() // the same bits as applying it with the next sampling
-	rng, err := o.src.MarshalBinary()
-	if err != nil {
-		return nil, err
+	return o.AppendBinary(make([]byte, 0, o.checkpointSize()))
+}
+
+// AppendBinary implements encoding.BinaryAppender: it appends the encoding
+// of MarshalBinary to b and returns the extended buffer. It allocates
+// nothing when b has the capacity for it (len(b) plus the size of the
+// previous checkpoint, which only restarts to a larger λ change).
+func (o *Optimizer) AppendBinary(b []byte) ([]byte, error) {
+	if o.dist == nil {
+		return b, ErrNotInitialized
 	}
-	n, lam := o.n, o.lambda
-	size := 8 + 4 + 8*o.bodyWords() + 4 + len(rng) + 4
-	b := make([]byte, 0, size)
-	b = append(b, ckMagic...)
-	b = binary.LittleEndian.AppendUint32(b, ckVersion)
-	u := func(x int) { b = binary.LittleEndian.AppendUint64(b, uint64(x)) }
-	f := func(x float64) { b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x)) }
-	vs := func(x []float64) {
-		for _, xi := range x {
-			f(xi)
-		}
-	}
-	bit := func(x bool) int {
-		if x {
-			return 1
-		}
-		return 0
-	}
-	c, p := &o.cfg, &o.par
-	u(n)
-	u(lam)
-	u(o.mu)
-	u(int(c.Update))
-	u(p.TolFunHist)
-	u(bit(o.asked))
-	b = binary.LittleEndian.AppendUint64(b, c.Seed)
-	f(c.Sigma)
-	u(c.Lambda)
-	u(c.Mu)
-	f(c.C)
-	f(c.C1)
-	f(c.CSigma)
-	f(c.DSigma)
-	f(c.TargetF)
-	u(c.MaxEvals)
-	u(c.MaxGenerations)
-	f(c.TolFun)
-	u(c.TolFunHist)
-	f(c.TolX)
-	f(c.MaxCondition)
-	u(bit(c.RankMu))
-	f(c.CMu)
-	u(int(c.Restart))
-	u(c.MaxRestarts)
-	u(c.Workers)
-	u(bit(c.Lower != nil))
-	u(bit(c.Upper != nil))
-	vs(p.Weights)
-	f(p.MuEff)
-	f(p.C)
-	f(p.C1)
-	f(p.CSigma)
-	f(p.DSigma)
-	f(p.ChiN)
-	f(p.CMu)
-	f(o.sigma)
-	u(o.gen)
-	u(o.evals)
-	u(int(o.reason))
-	u(bit(o.hasBest))
-	f(o.bestF)
-	u(o.histPos)
-	u(o.histLen)
-	f(o.rowA)
-	f(o.rowAInv)
-	u(o.restarts)
-	u(o.largeRuns)
-	u(o.evalsSmall)
-	u(o.evalsLarge)
-	u(bit(o.small))
-	u(o.gen - o.runGen)
-	u(o.runEvals0)
-	u(o.runMaxGen)
-	f(o.aScale)
-	vs(o.m)
-	vs(o.p)
-	vs(o.v)
-	vs(o.s)
-	vs(o.bestX)
-	vs(o.a)
-	vs(o.ainv)
-	vs(o.hist)
-	vs(o.m0)
-	vs(c.Lower)
-	vs(c.Upper)
+	start := len(b)
+	e := &o.enc
+	*e = encoder{b: b}
+	o.encode(e)
+	b, e.b = e.b, nil
+	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b[start:])), nil
+}
+
+// checkpointSize returns the length of the encoding: the same walk over
+// the parts, counting instead of writing.
+func (o *Optimizer) checkpointSize() int {
+	e := &o.enc
+	*e = encoder{count: true}
+	o.encode(e)
+	return e.n + 4
+}
+
+// encode writes the checkpoint without its checksum.
+func (o *Optimizer) encode(e *encoder) {
+	e.raw(ckMagic)
+	e.u32(ckVersion)
+	o.cfg.encode(e)
+	o.par.encode(e)
+	e.int(o.gen)
+	e.int(o.evals)
+	e.int(int(o.reason))
+	e.bool(o.asked)
+	e.floats(o.m)
+	o.step.encode(e)
+	o.best.encode(e)
+	o.hist.encode(e)
+	o.run.encode(e)
+	o.dist.encode(e)
 	if o.asked {
-		vs(o.z[:lam*n])
-		vs(o.y[:lam*n])
-		vs(o.x[:lam*n])
+		o.pop.encode(e)
 	}
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(rng)))
-	b = append(b, rng...)
-	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
-	return b, nil
-}
-
-// headerWords is the number of 8-byte words before the Config block,
-// configWords the number in it.
-const (
-	headerWords = 6
-	configWords = 22
-)
-
-// bodyWords returns the number of 8-byte words after the version.
-func (o *Optimizer) bodyWords() int {
-	nvec := 0
-	if o.m0 != nil {
-		nvec++
-	}
-	if o.cfg.Lower != nil {
-		nvec++
-	}
-	if o.cfg.Upper != nil {
-		nvec++
-	}
-	return words(ckVersion, o.n, o.lambda, o.mu, o.par.TolFunHist, nvec, o.cfg.Update == Cholesky, o.asked)
-}
-
-// words counts the words of a checkpoint of the given version with nvec
-// optional n-vectors (the initial mean, Lower, Upper).
-func words(version uint32, n, lam, mu, hist, nvec int, chol, asked bool) int {
-	w := headerWords + configWords + mu + 7 + 18 + (5+nvec)*n + n*n + hist
-	if version > ckVersionNoScale {
-		w++ // the scale of A
-	}
-	if chol {
-		w += n * n
-	}
-	if asked {
-		w += 3 * lam * n
-	}
-	return w
+	o.src.encode(e)
 }
 
 // UnmarshalBinary implements encoding.BinaryUnmarshaler: it replaces the
 // state of o (which may be a zero Optimizer) by the one encoded by
-// MarshalBinary. The observer of o is kept. A truncated, corrupted, foreign
-// or inconsistent input gives an error wrapping ErrCheckpoint and leaves o
-// unchanged; no input panics.
+// MarshalBinary (this version's, or versions 2 and 3). The observer of o is
+// kept. A truncated, corrupted, foreign or inconsistent input gives an error
+// wrapping ErrCheckpoint and leaves o unchanged; no input panics.
 func (o *Optimizer) UnmarshalBinary(data []byte) error {
 	t, err := decode(data)
 	if err != nil {
@@ -211,253 +121,367 @@ func ckErr(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrCheckpoint}, args...)...)
 }
 
-// reader reads little-endian words from a slice whose length was checked.
-// reader reads the little-endian words of a checkpoint; bad records a word
-// that did not fit an int (see i).
-type reader struct {
-	b   []byte
-	bad bool
-}
-
-func (r *reader) u() uint64 {
-	x := binary.LittleEndian.Uint64(r.b)
-	r.b = r.b[8:]
-	return x
-}
-
-// i reads a word that must fit an int; a larger one (possible on 32-bit
-// platforms) reads as 0 and marks the input bad.
-func (r *reader) i() int {
-	x := r.u()
-	if x > uint64(math.MaxInt) {
-		r.bad = true
-		return 0
-	}
-	return int(x)
-}
-func (r *reader) f() float64 { return math.Float64frombits(r.u()) }
-func (r *reader) vs(x []float64) {
-	for i := range x {
-		x[i] = r.f()
-	}
-}
-
+// decode checks the frame (magic, version, checksum) and decodes the body
+// of its version.
 func decode(data []byte) (*Optimizer, error) {
 	const pre = 8 + 4
-	if len(data) < pre+8*(headerWords+configWords)+8 {
+	if len(data) < pre+4 {
 		return nil, ckErr("%d bytes: too short", len(data))
 	}
 	if string(data[:8]) != ckMagic {
 		return nil, ckErr("not an mmaes checkpoint (bad magic)")
 	}
 	version := binary.LittleEndian.Uint32(data[8:])
-	if version != ckVersion && version != ckVersionNoScale {
-		return nil, ckErr("version %d, want %d or %d", version, ckVersionNoScale, ckVersion)
+	if version != ckVersion && version != ckVersion3 && version != ckVersion2 {
+		return nil, ckErr("version %d, want %d, %d or %d", version, ckVersion2, ckVersion3, ckVersion)
 	}
 	body := data[:len(data)-4]
 	if crc32.ChecksumIEEE(body) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
 		return nil, ckErr("checksum mismatch (corrupted or truncated)")
 	}
-	r := &reader{b: body[pre:]}
-	hdr := [headerWords]uint64{}
-	for i := range hdr {
-		hdr[i] = r.u()
+	if version != ckVersion {
+		return decodeV3(data, version)
 	}
-	const lim = 1 << 40
-	for _, h := range hdr {
-		if h >= lim {
-			return nil, ckErr("size field %d out of range", h)
-		}
-	}
-	n, lam, mu, upd, hist, asked := int(hdr[0]), int(hdr[1]), int(hdr[2]), Update(hdr[3]), int(hdr[4]), hdr[5]
-	if n < 1 || n > 1<<20 || lam < 2 || lam > 1<<20 || mu < 1 || mu > lam ||
-		upd >= numUpdates || hist < 1 || hist > 1<<25 || asked > 1 {
-		return nil, ckErr("inconsistent sizes (n=%d λ=%d μ=%d update=%d hist=%d)", n, lam, mu, upd, hist)
-	}
+	return decodeV4(body[pre:], len(data))
+}
 
-	// The Config block (its length was checked above).
+// decodeV4 decodes the body of a version-4 checkpoint of size bytes in all.
+func decodeV4(body []byte, size int) (*Optimizer, error) {
+	d := &decoder{b: body}
 	var cfg Config
-	cfg.Dim, cfg.Update = n, upd
-	cfg.Seed = r.u()
-	cfg.Sigma = r.f()
-	cfg.Lambda, cfg.Mu = r.i(), r.i()
-	cfg.C, cfg.C1, cfg.CSigma, cfg.DSigma = r.f(), r.f(), r.f(), r.f()
-	cfg.TargetF = r.f()
-	cfg.MaxEvals, cfg.MaxGenerations = r.i(), r.i()
-	cfg.TolFun = r.f()
-	cfg.TolFunHist = r.i()
-	cfg.TolX, cfg.MaxCondition = r.f(), r.f()
-	rankMu, cmu := r.u(), r.f()
-	restart, maxRest, workers := r.u(), r.u(), r.u()
-	hasLower, hasUpper := r.u(), r.u()
-	if r.bad || rankMu > 1 || restart >= lim || maxRest >= lim || workers >= lim || hasLower > 1 || hasUpper > 1 ||
-		cfg.Lambda < 0 || cfg.Mu < 0 || cfg.TolFunHist < 0 || cfg.MaxEvals < 0 || cfg.MaxGenerations < 0 {
-		return nil, ckErr("inconsistent config")
+	cfg.decode(d)
+	if d.err != nil {
+		return nil, d.err
 	}
-	cfg.RankMu, cfg.CMu = rankMu == 1, cmu
-	cfg.Restart, cfg.MaxRestarts, cfg.Workers = Restart(restart), int(maxRest), int(workers)
-	nvec := int(hasLower + hasUpper)
-	if cfg.Restart != NoRestart {
-		nvec++
-	}
-
-	// The exact length, in float64 arithmetic first so that nothing
-	// overflows, before anything is allocated.
-	wf := float64(words(version, n, lam, mu, hist, nvec, upd == Cholesky, asked == 1)) // ≤ 2^54 here
-	if wf*8 > float64(len(body)) {
-		return nil, ckErr("truncated: %d bytes for n=%d, λ=%d", len(data), n, lam)
-	}
-	// The population is not stored unless asked: bound it by the input.
-	if float64(lam)*float64(n) > max(float64(len(data)), 1<<22) {
-		return nil, ckErr("population λ·n = %d·%d too large for the input", lam, n)
-	}
-	w := int(wf)
-	rest := len(body) - pre - 8*w
-	if rest < 4 {
-		return nil, ckErr("truncated generator state")
-	}
-
-	// The bounds are stored after the state; validate the rest of the
-	// config without them first (resolve checks the rates and the restart
-	// limit), and the first run's parameters give λ0 and the history size.
 	par0, err := resolve(&cfg)
 	if err != nil {
 		return nil, ckErr("%v", err)
 	}
-	lambda0 := par0.Lambda
-
-	// The stored parameters of the current run, bit for bit (math.Log may
-	// round differently on another machine).
 	var par Params
-	par.Lambda, par.Mu, par.TolFunHist = lam, mu, hist
-	par.Weights = make([]float64, mu)
-	r.vs(par.Weights)
-	par.MuEff, par.C, par.C1, par.CSigma, par.DSigma, par.ChiN, par.CMu = r.f(), r.f(), r.f(), r.f(), r.f(), r.f(), r.f()
-	for _, x := range par.Weights {
-		if !finite(x) {
-			return nil, ckErr("non-finite weight")
-		}
+	par.decode(d, &cfg)
+	if d.err != nil {
+		return nil, d.err
 	}
-	if !(par.MuEff >= 1) || !finite(par.MuEff) || !(par.C > 0 && par.C <= 1) || !(par.C1 > 0 && par.C1 < 1) ||
-		!(par.CSigma > 0 && par.CSigma <= 1) || !(par.DSigma > 0) || !finite(par.DSigma) ||
-		!(par.ChiN > 0) || !finite(par.ChiN) ||
-		(cfg.RankMu && !(par.CMu > 0 && par.C1+par.CMu <= 1)) || (!cfg.RankMu && par.CMu != 0) {
-		return nil, ckErr("strategy parameters out of range")
+	n, lam := cfg.Dim, par.Lambda
+	if want, err := computeParams(&cfg, lam, runMu(&cfg, par0.Lambda, lam)); err != nil ||
+		want.Mu != par.Mu || want.TolFunHist != par.TolFunHist {
+		return nil, ckErr("population λ = %d inconsistent with μ = %d and the history %d", lam, par.Mu, par.TolFunHist)
+	}
+	// Before allocating: A (and A_inv) and the history are stored, so the
+	// input must hold them; the population is not stored unless asked, so
+	// it is bounded by the input's size.
+	words := float64(n)*float64(n) + float64(par.TolFunHist)
+	if cfg.Update == Cholesky {
+		words += float64(n) * float64(n)
+	}
+	if 8*words > float64(len(d.b)) {
+		return nil, ckErr("truncated: %d bytes for n=%d", size, n)
+	}
+	if float64(lam)*float64(n) > max(float64(size), 1<<22) {
+		return nil, ckErr("population λ·n = %d·%d too large for the input", lam, n)
 	}
 
-	o := newOptimizer(cfg, par, lambda0, max(par0.TolFunHist, hist))
-	o.sigma = r.f()
-	o.gen, o.evals = r.i(), r.i()
-	reason, hasBest := r.u(), r.u()
-	o.bestF = r.f()
-	histPos, histLen := r.u(), r.u()
-	o.rowA, o.rowAInv = r.f(), r.f()
-	if r.bad || o.gen < 0 || o.evals < 0 || reason >= uint64(numReasons) || Reason(reason) == Canceled ||
-		hasBest > 1 || histPos >= uint64(hist) || histLen > uint64(hist) {
+	o := newOptimizer(cfg, par, par0.Lambda, max(par0.TolFunHist, par.TolFunHist))
+	o.gen, o.evals = d.int(), d.int()
+	reason, asked := d.int(), d.bool()
+	if d.err != nil {
+		return nil, d.err
+	}
+	if reason >= int(numReasons) || Reason(reason) == Canceled {
 		return nil, ckErr("inconsistent counters")
 	}
-	o.reason, o.hasBest, o.asked = Reason(reason), hasBest == 1, asked == 1
-	o.histPos, o.histLen = int(histPos), int(histLen)
-	var rs [8]uint64
-	for i := range rs {
-		rs[i] = r.u()
-		if rs[i] > uint64(math.MaxInt>>1) { // fits an int, with room for sums
-			return nil, ckErr("restart counters out of range")
+	o.reason, o.asked = Reason(reason), asked
+	live := o.reason == NotStopped
+	d.floats(o.m)
+	if d.err == nil && live && !allFinite(o.m) {
+		return nil, ckErr("live run with a non-finite mean")
+	}
+	for _, dec := range []func() error{
+		func() error { return o.step.decode(d, live) },
+		func() error { return o.best.decode(d) },
+		func() error { return o.hist.decode(d) },
+		func() error { return o.run.decode(d) },
+		func() error { return o.dist.decode(d, live) },
+		func() error {
+			if o.asked {
+				return o.pop.decode(d)
+			}
+			return nil
+		},
+	} {
+		if err := dec(); err != nil {
+			return nil, err
 		}
-	}
-	o.restarts, o.largeRuns = int(rs[0]), int(rs[1])
-	o.evalsSmall, o.evalsLarge = int(rs[2]), int(rs[3])
-	small, genBefore := rs[4], int(rs[5])
-	o.runEvals0, o.runMaxGen = int(rs[6]), int(rs[7])
-	o.aScale = 1
-	if version > ckVersionNoScale {
-		o.aScale = r.f()
-	}
-	o.small = small == 1
-	if small > 1 || genBefore > o.gen || o.runEvals0 > o.evals || !o.validRun() {
-		return nil, ckErr("inconsistent restart state")
-	}
-	o.runGen = o.gen - genBefore
-	// The current run's sizes must be those its λ gives.
-	if want, err := o.runParams(lam); err != nil || want.Mu != mu || want.TolFunHist != hist {
-		return nil, ckErr("population λ = %d inconsistent with μ = %d and the history %d", lam, mu, hist)
-	}
-
-	r.vs(o.m)
-	r.vs(o.p)
-	r.vs(o.v)
-	r.vs(o.s)
-	r.vs(o.bestX)
-	r.vs(o.a)
-	r.vs(o.ainv)
-	r.vs(o.hist)
-	r.vs(o.m0)
-	if hasLower == 1 {
-		cfg.Lower = make([]float64, n)
-		r.vs(cfg.Lower)
-	}
-	if hasUpper == 1 {
-		cfg.Upper = make([]float64, n)
-		r.vs(cfg.Upper)
-	}
-	if err := checkBounds(&cfg); err != nil {
-		return nil, ckErr("%v", err)
-	}
-	o.cfg.Lower, o.cfg.Upper = cfg.Lower, cfg.Upper
-	o.setBounds(cfg.Lower, cfg.Upper)
-	if o.m0 != nil {
-		cfg.Mean = o.m0
-		if !allFinite(o.m0) {
-			return nil, ckErr("non-finite initial mean")
-		}
-		if err := checkMeanInBounds(&cfg); err != nil {
-			return nil, ckErr("%v", err)
-		}
-	}
-	if o.asked {
-		r.vs(o.z)
-		r.vs(o.y)
-		r.vs(o.x)
-	}
-	if o.reason == NotStopped {
-		// A live run must have the state New and Tell guarantee.
-		if !finite(o.sigma) || o.sigma <= 0 || !allFinite(o.m) || !allFinite(o.p) ||
-			!allFinite(o.v) || !allFinite(o.s) || !allFinite(o.a) || !allFinite(o.ainv) ||
-			!(o.aScale >= aScaleMin && o.aScale <= 1) ||
-			!(o.rowA >= 0) || !(o.rowAInv >= 0) {
-			return nil, ckErr("live run with a non-finite state")
-		}
-		if o.asked && (!allFinite(o.z) || !allFinite(o.y) || !allFinite(o.x)) {
-			return nil, ckErr("non-finite candidates")
-		}
-	} else if o.asked {
-		return nil, ckErr("stopped run with pending candidates")
-	}
-
-	nr := int(binary.LittleEndian.Uint32(r.b))
-	r.b = r.b[4:]
-	if nr != len(r.b) {
-		return nil, ckErr("generator state: %d bytes, have %d", nr, len(r.b))
 	}
 	o.src = new(xoshiro)
-	if err := o.src.UnmarshalBinary(r.b); err != nil {
-		return nil, ckErr("generator state: %v", err)
+	if err := o.src.decode(d); err != nil {
+		return nil, err
+	}
+	if len(d.b) != 0 {
+		return nil, ckErr("%d bytes after the generator state", len(d.b))
+	}
+	if err := o.checkRestored(); err != nil {
+		return nil, err
 	}
 	return o, nil
 }
 
-// validRun reports whether the restart counters and the current λ are
-// consistent with the Restart strategy (see restart.go).
-func (o *Optimizer) validRun() bool {
-	k, l0, lam := maxRestarts(&o.cfg), o.lambda0, o.lambda
-	if o.largeRuns > k || o.largeRuns > o.restarts {
-		return false
+// checkRestored checks the invariants that tie the parts of a decoded
+// optimizer together.
+func (o *Optimizer) checkRestored() error {
+	r := &o.run
+	if r.gen > o.gen || r.evals0 > o.evals || !r.policy.valid(r, o.pop.lambda) {
+		return ckErr("inconsistent restart state")
 	}
-	switch o.cfg.Restart {
-	case NoRestart:
-		return o.restarts == 0 && lam == l0 && !o.small && o.evalsSmall == 0 && o.evalsLarge == 0
-	case IPOP:
-		return o.restarts <= k && lam == l0<<o.restarts && o.largeRuns == 0 && !o.small && o.evalsSmall == 0 && o.evalsLarge == 0
+	if o.reason != NotStopped && o.asked {
+		return ckErr("stopped run with pending candidates")
 	}
-	return lam >= l0 && lam <= l0<<o.largeRuns && (o.small || lam == l0<<o.largeRuns)
+	return nil
+}
+
+// encode writes the Config (without the observer).
+func (c *Config) encode(e *encoder) {
+	e.int(c.Dim)
+	e.u64(c.Seed)
+	e.f64(c.Sigma)
+	e.int(int(c.Update))
+	e.int(c.Lambda)
+	e.int(c.Mu)
+	e.f64(c.C)
+	e.f64(c.C1)
+	e.f64(c.CSigma)
+	e.f64(c.DSigma)
+	e.f64(c.TargetF)
+	e.int(c.MaxEvals)
+	e.int(c.MaxGenerations)
+	e.f64(c.TolFun)
+	e.int(c.TolFunHist)
+	e.f64(c.TolX)
+	e.f64(c.MaxCondition)
+	e.bool(c.RankMu)
+	e.f64(c.CMu)
+	e.int(int(c.Restart))
+	e.int(c.MaxRestarts)
+	e.int(c.Workers)
+	e.floats(c.Mean)
+	e.optFloats(c.Lower)
+	e.optFloats(c.Upper)
+}
+
+func (c *Config) decode(d *decoder) {
+	c.Dim = d.int()
+	c.Seed = d.u64()
+	c.Sigma = d.f64()
+	c.Update = Update(d.int())
+	c.Lambda, c.Mu = d.int(), d.int()
+	c.C, c.C1, c.CSigma, c.DSigma = d.f64(), d.f64(), d.f64(), d.f64()
+	c.TargetF = d.f64()
+	c.MaxEvals, c.MaxGenerations = d.int(), d.int()
+	c.TolFun = d.f64()
+	c.TolFunHist = d.int()
+	c.TolX, c.MaxCondition = d.f64(), d.f64()
+	c.RankMu = d.bool()
+	c.CMu = d.f64()
+	c.Restart = Restart(d.int())
+	c.MaxRestarts, c.Workers = d.int(), d.int()
+	if d.err != nil {
+		return
+	}
+	c.Mean = d.newFloats(c.Dim)
+	c.Lower = d.optFloats(c.Dim)
+	c.Upper = d.optFloats(c.Dim)
+}
+
+// encode writes the Params of a run.
+func (p *Params) encode(e *encoder) {
+	e.int(p.Lambda)
+	e.int(p.Mu)
+	e.floats(p.Weights)
+	e.f64(p.MuEff)
+	e.f64(p.C)
+	e.f64(p.C1)
+	e.f64(p.CSigma)
+	e.f64(p.DSigma)
+	e.f64(p.ChiN)
+	e.int(p.TolFunHist)
+	e.f64(p.CMu)
+}
+
+// decode reads the Params of a run of cfg and checks their ranges.
+func (p *Params) decode(d *decoder, cfg *Config) {
+	p.Lambda, p.Mu = d.int(), d.int()
+	if d.err == nil && (p.Lambda < 2 || p.Lambda > 1<<20 || p.Mu < 1 || p.Mu > p.Lambda) {
+		d.fail("inconsistent sizes (λ=%d μ=%d)", p.Lambda, p.Mu)
+	}
+	if d.err != nil {
+		return
+	}
+	p.Weights = d.newFloats(p.Mu)
+	p.MuEff, p.C, p.C1, p.CSigma, p.DSigma, p.ChiN = d.f64(), d.f64(), d.f64(), d.f64(), d.f64(), d.f64()
+	p.TolFunHist = d.int()
+	p.CMu = d.f64()
+	if d.err != nil {
+		return
+	}
+	if !p.valid(cfg) {
+		d.fail("strategy parameters out of range")
+	}
+}
+
+// valid checks the ranges of restored Params (they are stored, not
+// recomputed: see the format).
+func (p *Params) valid(cfg *Config) bool {
+	for _, x := range p.Weights {
+		if !finite(x) {
+			return false
+		}
+	}
+	return p.MuEff >= 1 && finite(p.MuEff) && p.C > 0 && p.C <= 1 && p.C1 > 0 && p.C1 < 1 &&
+		p.CSigma > 0 && p.CSigma <= 1 && p.DSigma > 0 && finite(p.DSigma) &&
+		p.ChiN > 0 && finite(p.ChiN) && p.TolFunHist >= 1 && p.TolFunHist <= 1<<25 &&
+		(!cfg.RankMu || p.CMu > 0 && p.C1+p.CMu <= 1) && (cfg.RankMu || p.CMu == 0)
+}
+
+// An encoder appends the little-endian words of a checkpoint to b, or, when
+// count is set, only counts their bytes in n.
+type encoder struct {
+	b     []byte
+	n     int
+	count bool
+}
+
+func (e *encoder) u64(x uint64) {
+	if e.count {
+		e.n += 8
+		return
+	}
+	e.b = binary.LittleEndian.AppendUint64(e.b, x)
+}
+
+func (e *encoder) u32(x uint32) {
+	if e.count {
+		e.n += 4
+		return
+	}
+	e.b = binary.LittleEndian.AppendUint32(e.b, x)
+}
+
+func (e *encoder) raw(s string) {
+	if e.count {
+		e.n += len(s)
+		return
+	}
+	e.b = append(e.b, s...)
+}
+
+func (e *encoder) int(x int)     { e.u64(uint64(x)) }
+func (e *encoder) f64(x float64) { e.u64(math.Float64bits(x)) }
+
+func (e *encoder) bool(x bool) {
+	if x {
+		e.u64(1)
+	} else {
+		e.u64(0)
+	}
+}
+
+func (e *encoder) floats(x []float64) {
+	if e.count {
+		e.n += 8 * len(x)
+		return
+	}
+	for _, xi := range x {
+		e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(xi))
+	}
+}
+
+// optFloats writes whether x is set, then x.
+func (e *encoder) optFloats(x []float64) {
+	e.bool(x != nil)
+	e.floats(x)
+}
+
+// A decoder reads what an encoder wrote. The first error sticks: reads
+// after it return zeros, and err says what was wrong.
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (d *decoder) fail(format string, args ...any) {
+	if d.err == nil {
+		d.err = ckErr(format, args...)
+	}
+}
+
+func (d *decoder) u64() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	if len(d.b) < 8 {
+		d.fail("truncated")
+		return 0
+	}
+	x := binary.LittleEndian.Uint64(d.b)
+	d.b = d.b[8:]
+	return x
+}
+
+// int reads a word that must fit an int (a larger one is an error, also on
+// 32-bit platforms).
+func (d *decoder) int() int {
+	x := d.u64()
+	if x > uint64(math.MaxInt) {
+		d.fail("integer %d out of range", x)
+		return 0
+	}
+	return int(x)
+}
+
+func (d *decoder) f64() float64 { return math.Float64frombits(d.u64()) }
+
+func (d *decoder) bool() bool {
+	x := d.u64()
+	if x > 1 {
+		d.fail("flag %d is not 0 or 1", x)
+	}
+	return x == 1
+}
+
+// floats reads len(x) values into x.
+func (d *decoder) floats(x []float64) {
+	if d.err != nil {
+		return
+	}
+	if len(x) > len(d.b)/8 {
+		d.fail("truncated")
+		return
+	}
+	for i := range x {
+		x[i] = math.Float64frombits(binary.LittleEndian.Uint64(d.b[8*i:]))
+	}
+	d.b = d.b[8*len(x):]
+}
+
+// newFloats reads k values into a new slice, allocated only when the input
+// holds them.
+func (d *decoder) newFloats(k int) []float64 {
+	if d.err != nil {
+		return nil
+	}
+	if k < 0 || k > len(d.b)/8 {
+		d.fail("truncated")
+		return nil
+	}
+	x := make([]float64, k)
+	d.floats(x)
+	return x
+}
+
+// optFloats reads what encoder.optFloats wrote: nil, or k values.
+func (d *decoder) optFloats(k int) []float64 {
+	if !d.bool() {
+		return nil
+	}
+	return d.newFloats(k)
 }

@@ -220,30 +220,25 @@ func TestUnmarshalBad(t *testing.T) {
 
 		// Valid checksum, inconsistent content: the decoder must still
 		// refuse it. Rewrite a word and fix the CRC.
-		const hdr = 12
-		for w, v := range map[int]uint64{
-			0: 0, 1: 1, 2: 0, 3: 9, 4: 0, 5: 2, // n, λ, μ, update, hist, asked
-			0 + 100: 1 << 62, // an absurd n
+		off := ckLayout(t, o)
+		for _, c := range []struct {
+			field string
+			v     uint64
+		}{
+			{"cfg.Dim", 0}, {"cfg.Dim", 1 << 62}, {"cfg.Dim", 2},
+			{"par.Lambda", 1}, {"par.Lambda", 1 << 62}, {"par.Mu", 0}, {"par.Mu", 99},
+			{"cfg.Update", 9}, {"par.TolFunHist", 0}, {"asked", 2}, {"reason", 99},
+			{"sigma", 0x7ff8000000000001}, // σ = NaN in a live run
+			{"m", 0x7ff0000000000000},     // an infinite mean
+			{"best.ok", 3},
+			{"hist.pos", 1 << 40},
+			{"scale", 0},
 		} {
-			b := bytes.Clone(good)
-			if w >= 100 {
-				w -= 100
-			}
-			binary.LittleEndian.PutUint64(b[hdr+8*w:], v)
-			binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.ChecksumIEEE(b[:len(b)-4]))
-			check("rewritten header", b)
+			check("rewritten "+c.field, rewrite(good, off[c.field], c.v))
 		}
-		// σ = NaN in a live run (σ is the first state word after the
-		// config and parameters).
-		b := bytes.Clone(good)
-		mu := o.Mu()
-		off := hdr + 8*(6+22+mu+7)
-		binary.LittleEndian.PutUint64(b[off:], 0x7ff8000000000001)
-		binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.ChecksumIEEE(b[:len(b)-4]))
-		check("σ = NaN", b)
 		// Wrong versions: 1 (before restarts and bounds) and the next.
-		for _, v := range []uint32{1, 4} {
-			b = bytes.Clone(good)
+		for _, v := range []uint32{1, 5} {
+			b := bytes.Clone(good)
 			binary.LittleEndian.PutUint32(b[8:], v)
 			binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.ChecksumIEEE(b[:len(b)-4]))
 			check(fmt.Sprintf("version %d", v), b)
@@ -269,6 +264,15 @@ func FuzzUnmarshal(f *testing.F) {
 		f.Add(state(f, o))
 	}
 	f.Add([]byte("MMAESCKP"))
+	// Version-3 checkpoints, read for compatibility.
+	v3, _ := filepath.Glob(filepath.Join("testdata", "checkpoint-v3", "*.ckp"))
+	for _, name := range v3 {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var o mmaes.Optimizer
 		if err := o.UnmarshalBinary(b); err != nil {
@@ -277,7 +281,18 @@ func FuzzUnmarshal(f *testing.F) {
 			}
 			return
 		}
-		if !bytes.Equal(state(t, &o), b) {
+		// The current version round-trips; an older one is rewritten
+		// in it, which must round-trip in turn.
+		again := state(t, &o)
+		if binary.LittleEndian.Uint32(b[8:]) != 4 {
+			var r mmaes.Optimizer
+			if err := r.UnmarshalBinary(again); err != nil {
+				t.Fatalf("an accepted older checkpoint rewritten is refused: %v", err)
+			}
+			b = again
+			again = state(t, &r)
+		}
+		if !bytes.Equal(again, b) {
 			t.Fatal("accepted input does not round-trip")
 		}
 		runGensAny(t, &o, sphere, 2)
@@ -294,63 +309,67 @@ func featureConfig(r mmaes.Restart) mmaes.Config {
 	return cfg
 }
 
-// TestUnmarshalBadFeatures: inconsistent values in the new fields (with a
-// valid checksum) are refused.
+// TestUnmarshalBadFeatures: inconsistent values in the fields of rank-μ,
+// restarts and bounds (with a valid checksum) are refused.
 func TestUnmarshalBadFeatures(t *testing.T) {
-	const hdr = 12
 	o := mustNew(t, featureConfig(mmaes.BIPOP))
 	runGensAny(t, o, sphere, 7)
+	if o.Restarts() == 0 {
+		t.Fatal("no restart yet")
+	}
 	good := state(t, o)
-	mu := o.Mu()
-	cfgWord := func(i int) int { return hdr + 8*(6+i) }
-	stateWord := func(i int) int { return hdr + 8*(6+22+mu+7+i) }
+	off := ckLayout(t, o)
+	lower := off["cfg.Lower"]
 	for name, c := range map[string]struct {
 		off int
 		v   uint64
 	}{
-		"RankMu = 2":        {cfgWord(15), 2},
-		"Restart = 3":       {cfgWord(17), 3},
-		"MaxRestarts huge":  {cfgWord(18), 60},
-		"Workers = -1":      {cfgWord(19), 1<<64 - 1},
-		"no Lower":          {cfgWord(20), 0},
-		"large runs > max":  {stateWord(11), 9},
-		"small = 2":         {stateWord(14), 2},
-		"run after the end": {stateWord(15), 1 << 40},
-		"restarts = 0":      {stateWord(10), 0},
-		"scale of A 2":      {stateWord(18), math.Float64bits(2)},
-		"scale of A 0":      {stateWord(18), 0},
-		"scale of A NaN":    {stateWord(18), math.Float64bits(math.NaN())},
+		"RankMu = 2":            {off["cfg.RankMu"], 2},
+		"Restart = 3":           {off["cfg.Restart"], 3},
+		"MaxRestarts huge":      {off["cfg.MaxRestarts"], 60},
+		"Workers = -1":          {off["cfg.Workers"], 1<<64 - 1},
+		"no Lower":              {off["cfg.hasLower"], 0},
+		"large runs > max":      {off["bipop.large"], 9},
+		"small = 2":             {off["bipop.small"], 2},
+		"run after the end":     {off["run.gen"], 1 << 40},
+		"restarts = 0":          {off["restarts"], 0},
+		"scale of A 2":          {off["scale"], math.Float64bits(2)},
+		"scale of A 0":          {off["scale"], 0},
+		"scale of A NaN":        {off["scale"], math.Float64bits(math.NaN())},
+		"Lower[0] > mean":       {lower, math.Float64bits(5)},
+		"Lower[2] > Upper[2]":   {lower + 16, math.Float64bits(11)},
+		"initial mean NaN":      {off["cfg.Mean"], math.Float64bits(math.NaN())},
+		"weight NaN":            {off["par.Weights"], math.Float64bits(math.NaN())},
+		"c_μ = 0 with rank-μ":   {off["par.CMu"], 0},
+		"evals before the run":  {off["run.evals0"], 1 << 40},
+		"evals of large huge":   {off["bipop.evalsLarge"], 1 << 63},
+		"TolFunHist 2^30":       {off["cfg.TolFunHist"], 1 << 30},
+		"history position past": {off["hist.pos"], 1000},
 	} {
-		b := bytes.Clone(good)
-		binary.LittleEndian.PutUint64(b[c.off:], c.v)
-		binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.ChecksumIEEE(b[:len(b)-4]))
 		var r mmaes.Optimizer
-		if err := r.UnmarshalBinary(b); !errors.Is(err, mmaes.ErrCheckpoint) {
+		if err := r.UnmarshalBinary(rewrite(good, c.off, c.v)); !errors.Is(err, mmaes.ErrCheckpoint) {
 			t.Errorf("%s: err = %v", name, err)
 		}
-	}
-	// A lower bound above the mean it restarts from.
-	b := bytes.Clone(good)
-	n := 3
-	const generator = len("xoshiro256++x9:") + 8*36  // the magic, 4 scalar words and 8 lanes of 4
-	lowerOff := len(b) - 4 - generator - 4 - 8*(2*n) // Lower, Upper, the generator, the CRC (not asked)
-	binary.LittleEndian.PutUint64(b[lowerOff:], math.Float64bits(5))
-	binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.ChecksumIEEE(b[:len(b)-4]))
-	var r mmaes.Optimizer
-	if err := r.UnmarshalBinary(b); !errors.Is(err, mmaes.ErrCheckpoint) {
-		t.Errorf("Lower[0] = 5 > initial mean 1: err = %v", err)
 	}
 }
 
 // TestCheckpointVersion2: a checkpoint of version 2 (A itself, before the
 // optimizer kept A as s·Ã) is read with s = 1: the restored run has the
-// same A, mean and σ, bit for bit, marshals as version 3, and continues as
-// the original does within rounding (the two hold A differently).
+// same A, mean and σ, bit for bit, marshals as the current version, and
+// continues as the original does within rounding (the two hold A
+// differently). The version-2 input is made from a version-3 one of
+// testdata by taking the scale word out and writing s·Ã in place of Ã.
 func TestCheckpointVersion2(t *testing.T) {
-	const hdr, n = 12, 4
-	o := mustNew(t, startConfig(n, mmaes.MMA, 5))
-	runGens(t, o, sphere, 20)
-	v3 := state(t, o)
+	const hdr = 12
+	v3, err := os.ReadFile(filepath.Join("testdata", "checkpoint-v3", "ecma-n5.ckp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o mmaes.Optimizer
+	if err := o.UnmarshalBinary(v3); err != nil {
+		t.Fatal(err)
+	}
+	n := o.Dim()
 	a := append([]float64(nil), o.A()...)
 	scaleOff := hdr + 8*(6+22+o.Mu()+7+18) // the scale: the last state word
 	v2 := append(bytes.Clone(v3[:scaleOff]), v3[scaleOff+8:len(v3)-4]...)
@@ -372,11 +391,11 @@ func TestCheckpointVersion2(t *testing.T) {
 	if r.Sigma() != o.Sigma() || !slices.Equal(r.Mean(), o.Mean()) {
 		t.Fatalf("σ, mean = %v, %v restored; %v, %v saved", r.Sigma(), r.Mean(), o.Sigma(), o.Mean())
 	}
-	if v := binary.LittleEndian.Uint32(state(t, &r)[8:]); v != 3 {
+	if v := binary.LittleEndian.Uint32(state(t, &r)[8:]); v != 4 {
 		t.Fatalf("restored run marshals as version %d", v)
 	}
-	runGens(t, o, sphere, 5)
-	runGens(t, &r, sphere, 5)
+	runGens(t, &o, ellipsoid, 5)
+	runGens(t, &r, ellipsoid, 5)
 	ao, ar := o.A(), r.A()
 	scale := 0.0
 	for _, x := range ao {

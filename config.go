@@ -6,44 +6,6 @@ import (
 	"strconv"
 )
 
-// Update selects the rule that adapts the mutation matrix A.
-type Update int
-
-const (
-	// MMA is the paper's update (Algorithm 1, line 13):
-	//
-	//	A ← (1 − c1/2)·A + (c1/2)·p·vᵀ.
-	MMA Update = iota
-	// ECMA is the efficient Cholesky CMA-ES update the paper derives MMA
-	// from (eq. eCMA): the same two paths with the exact coefficient,
-	//
-	//	A ← √(1−c1)·A + b·p·vᵀ,  b = √(1−c1)/‖v‖²·(√(1 + c1/(1−c1)·‖v‖²) − 1).
-	ECMA
-	// Cholesky is the Cholesky CMA-ES (Suttorp et al. 2009) the paper
-	// compares with: it keeps A and A_inv ≈ A⁻¹, sets u = A_inv·p and
-	//
-	//	A     ← √(1−c1)·A + √(1−c1)/‖u‖²·(√(1+c1/(1−c1)·‖u‖²) − 1)·p·uᵀ,
-	//	A_inv ← A_inv/√(1−c1) + 1/(√(1−c1)·‖u‖²)·(1/√(1+c1/(1−c1)·‖u‖²) − 1)·u·(uᵀA_inv).
-	//
-	// The v-path is kept (Optimizer.V) but not used.
-	Cholesky
-
-	numUpdates
-)
-
-// String returns "MMA", "ECMA" or "Cholesky".
-func (u Update) String() string {
-	switch u {
-	case MMA:
-		return "MMA"
-	case ECMA:
-		return "ECMA"
-	case Cholesky:
-		return "Cholesky"
-	}
-	return "Update(" + strconv.Itoa(int(u)) + ")"
-}
-
 // Config holds the settings of a run. Start from DefaultConfig, which sets
 // the paper's parameters and the default stopping criteria; fields left zero
 // take the defaults documented on them.
@@ -55,7 +17,7 @@ type Config struct {
 	Mean []float64
 	// Sigma is the initial step size σ0 > 0 (DefaultConfig: 1).
 	Sigma float64
-	// Seed seeds the optimizer's own xoshiro256++ generator (rand.go). Every seed,
+	// Seed seeds the optimizer's own xoshiro256++ generators. Every seed,
 	// 0 included, is an ordinary seed: the same Config gives the same run,
 	// bit for bit, on the same kernel path (see the package doc).
 	Seed uint64
@@ -116,20 +78,32 @@ type Config struct {
 	// norms are computed (see TolX).
 	MaxCondition float64
 
-	// RankMu adds the rank-μ term of CMA-ES to the MMA update of A (see
-	// rankmu.go for the rule and its parameters): every generation learns
-	// from all μ selected steps, not only from the p-path. It needs the MMA
-	// update (with ECMA or Cholesky New returns an error naming RankMu).
-	// False (the default) is the paper's algorithm.
+	// RankMu adds the rank-μ term of CMA-ES to the MMA update of A, so that
+	// every generation learns from all μ selected steps, not only from the
+	// p-path:
+	//
+	//	A ← (1 − c1/2 − c_μ/2)·A + (c1/2)·p·vᵀ + (c_μ/2)·Σ_{i≤μ} w_i·y_{i:λ}·z_{i:λ}ᵀ,
+	//
+	// the first-order square root of CMA-ES's C ← (1 − c1 − c_μ)·C +
+	// c1·p·pᵀ + c_μ·Σ w_i·y_{i:λ}·y_{i:λ}ᵀ, applied in one pass over A for
+	// all μ + 1 terms. c1 then defaults to CMA-ES's 2/((n+1.3)² + μ_eff)
+	// instead of the paper's (see CMu for c_μ); the paths and the step size
+	// keep the paper's rates. It needs the MMA update (with ECMA or
+	// Cholesky New returns an error naming RankMu). False (the default) is
+	// the paper's algorithm. It pays on ill-conditioned problems and with
+	// large populations (restarts): the repository's docs/rank-mu.md has
+	// the measurements.
 	RankMu bool
 	// CMu is the rank-μ rate c_μ in (0, 1), c1 + c_μ ≤ 1; 0 means
 	// min(1 − c1, 3·2(μ_eff − 2 + 1/μ_eff)/((n+2)² + μ_eff)), three times
-	// the CMA-ES tutorial's value (see rankmu.go). Only with RankMu.
+	// the rate of Hansen's CMA-ES tutorial (2016), because this update
+	// learns from the μ selected steps only, where CMA-ES's default also
+	// learns from the λ − μ worst. Only with RankMu.
 	CMu float64
 
 	// Restart selects a restart strategy: NoRestart (the zero value, the
-	// paper's single run), IPOP or BIPOP. See restart.go and the package
-	// doc for when a run restarts and how.
+	// paper's single run), IPOP or BIPOP. See Restart for when a run
+	// restarts and how.
 	Restart Restart
 	// MaxRestarts limits the restarts (for BIPOP: the large-population
 	// runs; see BIPOP); 0 means 9, so λ grows up to 2⁹·λ0. Only with a
@@ -142,17 +116,25 @@ type Config struct {
 	// length Dim; entries may be −Inf (Lower) or +Inf (Upper) for a
 	// coordinate without that bound, never NaN, and Lower[i] ≤ Upper[i] (equal
 	// fixes the coordinate). The initial mean must lie in the box. The
-	// candidates are mapped into the box by pycma's smooth piecewise
-	// linear/quadratic transformation (see bounds.go); the search
-	// distribution and its update stay in the unconstrained space. New
-	// copies both.
+	// candidates are mapped into the box coordinate by coordinate by
+	// pycma's smooth piecewise linear/quadratic transformation
+	// (BoxConstraintsLinQuadTransformation): the identity well inside the
+	// box, a quadratic within a margin of each bound, mirrored and
+	// periodic beyond. The search distribution, its mean and its update
+	// stay in the unconstrained space (the mean may leave the box); Ask's
+	// candidates, Result.X and BestX are mapped points. A minimum on a
+	// bound is a smooth minimum of the mapped problem, found to full
+	// precision. New copies both.
 	Lower, Upper []float64
 
 	// Workers is the number of goroutines that evaluate the λ candidates of
 	// a generation inside Optimize; 0 or 1: Optimize's own goroutine alone.
 	// With Workers ≥ 2 the objective is called concurrently and must be safe
-	// for concurrent use; the run is bit for bit the same as with Workers =
-	// 1 (see parallel.go). Ask and Tell are not affected.
+	// for concurrent use; the fitness values land in their candidates'
+	// slots whatever goroutine computed them, so the run is bit for bit the
+	// same as with Workers = 1. Optimize starts the goroutines once per
+	// call; a panic in the objective is re-raised on Optimize's goroutine.
+	// Ask and Tell are not affected.
 	Workers int
 
 	// Observer, when not nil, is called at the end of every Tell (also
@@ -191,9 +173,6 @@ func DefaultConfig(n int) Config {
 	return cfg
 }
 
-// defaultLambda is the paper's 4 + ⌊3 ln n⌋ for n ≥ 1.
-func defaultLambda(n int) int { return 4 + int(math.Floor(3*math.Log(float64(n)))) }
-
 // Params are the strategy parameters of a run, resolved from a Config: the
 // paper's parameter table wherever the Config leaves a field zero.
 type Params struct {
@@ -224,189 +203,107 @@ func cfgErr(field, format string, args ...any) error {
 // arm64, which yields the rounding error of a·b, not 0.)
 func finite(x float64) bool { return math.Abs(x) <= math.MaxFloat64 }
 
-// resolve validates cfg and computes its Params.
+// Params validates c and returns the strategy parameters of its first run,
+// as an Optimizer made from it would use them, without making one (New
+// allocates A and the population). The error is New's for the same Config.
+func (c Config) Params() (Params, error) {
+	return resolve(&c)
+}
+
+// configChecks validate a Config, each the fields of one concern, in this
+// order; those that resolve parameters fill in the Params as they go (λ and
+// μ first, the rates once they are known). A new option is validated by a
+// function in the file of its feature, listed here.
+var configChecks = []func(*Config, *Params) error{
+	checkCore,
+	checkPopulation,
+	checkDistribution,
+	checkRestart,
+	checkBounds,
+	checkWorkers,
+	resolveRates,
+	checkStops,
+	checkMeanInBounds,
+}
+
+// resolve validates cfg and computes the Params of its first run.
 func resolve(cfg *Config) (Params, error) {
 	var p Params
+	for _, check := range configChecks {
+		if err := check(cfg, &p); err != nil {
+			return p, err
+		}
+	}
+	return p, nil
+}
+
+// checkCore validates Dim, Sigma and Mean.
+func checkCore(cfg *Config, _ *Params) error {
 	n := cfg.Dim
 	if n < 1 {
-		return p, cfgErr("Dim", "%d: must be ≥ 1", n)
+		return cfgErr("Dim", "%d: must be ≥ 1", n)
 	}
 	// A is n×n and the population λ×n: refuse sizes whose buffers the
 	// runtime could not even represent (make would panic). Whether memory
 	// suffices for the rest is the caller's concern: New allocates about
 	// (n² + 3λn)·8 bytes (2n² for Cholesky).
 	if n > 1<<20 || float64(n)*float64(n) > math.MaxInt/4 {
-		return p, cfgErr("Dim", "%d: too large (n·n must fit)", n)
+		return cfgErr("Dim", "%d: too large (n·n must fit)", n)
 	}
 	if !finite(cfg.Sigma) || cfg.Sigma <= 0 {
-		return p, cfgErr("Sigma", "%g: must be finite and > 0", cfg.Sigma)
+		return cfgErr("Sigma", "%g: must be finite and > 0", cfg.Sigma)
 	}
 	if cfg.Mean != nil {
 		if len(cfg.Mean) != n {
-			return p, cfgErr("Mean", "length %d, want Dim = %d (or nil)", len(cfg.Mean), n)
+			return cfgErr("Mean", "length %d, want Dim = %d (or nil)", len(cfg.Mean), n)
 		}
 		for i, x := range cfg.Mean {
 			if !finite(x) {
-				return p, cfgErr("Mean["+strconv.Itoa(i)+"]", "%g: must be finite", x)
+				return cfgErr("Mean["+strconv.Itoa(i)+"]", "%g: must be finite", x)
 			}
 		}
 	}
-	if cfg.Update < 0 || cfg.Update >= numUpdates {
-		return p, cfgErr("Update", "%d: unknown update rule", int(cfg.Update))
-	}
-
-	lambda := cfg.Lambda
-	if lambda == 0 {
-		lambda = defaultLambda(n)
-	}
-	if lambda < 2 {
-		return p, cfgErr("Lambda", "%d: must be ≥ 2 (or 0 for the default)", cfg.Lambda)
-	}
-	if !popFits(lambda, n) {
-		return p, cfgErr("Lambda", "%d: too large", cfg.Lambda)
-	}
-	mu := cfg.Mu
-	if mu == 0 {
-		mu = lambda / 2
-	}
-	if mu < 1 || mu > lambda {
-		return p, cfgErr("Mu", "%d: must be in [1, Lambda = %d] (or 0 for ⌊λ/2⌋)", cfg.Mu, lambda)
-	}
-	if cfg.RankMu && cfg.Update != MMA {
-		return p, cfgErr("RankMu", "only for the MMA update, not %v", cfg.Update)
-	}
-	if cfg.CMu != 0 && !cfg.RankMu {
-		return p, cfgErr("CMu", "%g: set without RankMu", cfg.CMu)
-	}
-	if !finite(cfg.CMu) || cfg.CMu < 0 || cfg.CMu >= 1 {
-		return p, cfgErr("CMu", "%g: must be in (0, 1) (or 0 for the default)", cfg.CMu)
-	}
-	if err := checkRestart(cfg, lambda); err != nil {
-		return p, err
-	}
-	if err := checkBounds(cfg); err != nil {
-		return p, err
-	}
-	if cfg.Workers < 0 || cfg.Workers > maxWorkers {
-		return p, cfgErr("Workers", "%d: must be in [0, %d]", cfg.Workers, maxWorkers)
-	}
-	p, err := computeParams(cfg, lambda, mu)
-	if err != nil {
-		return p, err
-	}
-
-	if math.IsNaN(cfg.TargetF) {
-		return p, cfgErr("TargetF", "NaN (use -Inf to turn it off)")
-	}
-	if cfg.MaxEvals < 0 {
-		return p, cfgErr("MaxEvals", "%d: must be ≥ 0 (0: no limit)", cfg.MaxEvals)
-	}
-	if cfg.MaxGenerations < 0 {
-		return p, cfgErr("MaxGenerations", "%d: must be ≥ 0 (0: no limit)", cfg.MaxGenerations)
-	}
-	if !finite(cfg.TolFun) || cfg.TolFun < 0 {
-		return p, cfgErr("TolFun", "%g: must be finite and ≥ 0 (0: off)", cfg.TolFun)
-	}
-	if !finite(cfg.TolX) || cfg.TolX < 0 {
-		return p, cfgErr("TolX", "%g: must be finite and ≥ 0 (0: off)", cfg.TolX)
-	}
-	if math.IsNaN(cfg.MaxCondition) || cfg.MaxCondition < 0 {
-		return p, cfgErr("MaxCondition", "%g: must be ≥ 0 (0: off)", cfg.MaxCondition)
-	}
-	return p, nil
+	return nil
 }
 
-// maxWorkers bounds Config.Workers.
-const maxWorkers = 1 << 16
-
-// popFits reports whether a population of λ points of dimension n is within
-// the sizes New accepts.
-func popFits(lambda, n int) bool {
-	return lambda <= 1<<20 && float64(lambda)*float64(n) <= math.MaxInt/4
+// resolveRates computes the rates of the first run (p.Lambda and p.Mu set).
+func resolveRates(cfg *Config, p *Params) error {
+	par, err := computeParams(cfg, p.Lambda, p.Mu)
+	*p = par
+	return err
 }
 
 // computeParams computes the strategy parameters of a run with population
 // λ and μ parents (validated) under cfg, and validates the rates. New calls
 // it for the first run, a restart for each later one.
 func computeParams(cfg *Config, lambda, mu int) (Params, error) {
-	var p Params
-	n := cfg.Dim
-	p.Lambda, p.Mu = lambda, mu
-	p.Weights = logWeights(p.Mu)
-	sw2 := 0.0
-	for _, w := range p.Weights {
-		sw2 += w * w
-	}
-	p.MuEff = 1 / sw2
-
-	nf := float64(n)
-	rate := func(field string, v, def float64, closedAtOne bool) (float64, error) {
-		if v == 0 {
-			return def, nil
+	p := Params{Lambda: lambda, Mu: mu}
+	for _, r := range runRates {
+		if err := r(cfg, &p); err != nil {
+			return p, err
 		}
-		if !finite(v) || v <= 0 || v > 1 || (v == 1 && !closedAtOne) {
-			hi := ")"
-			if closedAtOne {
-				hi = "]"
-			}
-			return 0, cfgErr(field, "%g: must be in (0, 1%s (or 0 for the default)", v, hi)
-		}
-		return v, nil
-	}
-	var err error
-	if p.C, err = rate("C", cfg.C, 4/(nf+4), true); err != nil {
-		return p, err
-	}
-	c1 := 2 / ((nf + math.Sqrt2) * (nf + math.Sqrt2))
-	if cfg.RankMu {
-		c1 = rankMuC1(nf, p.MuEff)
-	}
-	if p.C1, err = rate("C1", cfg.C1, c1, false); err != nil {
-		return p, err
-	}
-	if cfg.RankMu {
-		p.CMu = cfg.CMu
-		if p.CMu == 0 {
-			p.CMu = rankMuCMu(nf, p.MuEff, p.C1)
-		}
-		if !(p.C1+p.CMu <= 1) {
-			return p, cfgErr("CMu", "%g: c1 + c_μ = %g must be ≤ 1", cfg.CMu, p.C1+p.CMu)
-		}
-	}
-	sqMu := math.Sqrt(p.MuEff)
-	if p.CSigma, err = rate("CSigma", cfg.CSigma, sqMu/(math.Sqrt(nf)+sqMu), true); err != nil {
-		return p, err
-	}
-	p.DSigma = cfg.DSigma
-	if p.DSigma == 0 {
-		p.DSigma = 1 + 2*max(0, math.Sqrt((p.MuEff-1)/(nf+1))-1) + p.CSigma
-	}
-	if !finite(p.DSigma) || p.DSigma <= 0 {
-		return p, cfgErr("DSigma", "%g: must be finite and > 0 (or 0 for the default)", cfg.DSigma)
-	}
-	p.ChiN = math.Sqrt(nf) * (1 - 1/(4*nf) + 1/(21*nf*nf))
-
-	if cfg.TolFunHist < 0 || cfg.TolFunHist > 1<<24 {
-		return p, cfgErr("TolFunHist", "%d: must be in [0, 2^24] (0: the default)", cfg.TolFunHist)
-	}
-	p.TolFunHist = cfg.TolFunHist
-	if p.TolFunHist == 0 {
-		p.TolFunHist = 10 + (30*n+p.Lambda-1)/p.Lambda
 	}
 	return p, nil
 }
 
-// logWeights returns the paper's recombination weights for μ parents:
-// w_i = (ln(μ+1) − ln i)/(μ ln(μ+1) − Σ_{j=1}^{μ} ln j).
-func logWeights(mu int) []float64 {
-	l := math.Log(float64(mu) + 1)
-	den := float64(mu) * l
-	for j := 1; j <= mu; j++ {
-		den -= math.Log(float64(j))
+// runRates resolve the parameters of a run, each those of one concern, in
+// this order: the weights and μ_eff, which the others use, first.
+var runRates = []func(*Config, *Params) error{
+	selectionRates, distributionRates, stepSizeRates, stopRates,
+}
+
+// rate resolves a rate field: def when v is 0, v when it is in (0, 1) (or
+// (0, 1] when closedAtOne), an error naming field otherwise.
+func rate(field string, v, def float64, closedAtOne bool) (float64, error) {
+	if v == 0 {
+		return def, nil
 	}
-	w := make([]float64, mu)
-	for i := range w {
-		w[i] = (l - math.Log(float64(i+1))) / den
+	if !finite(v) || v <= 0 || v > 1 || (v == 1 && !closedAtOne) {
+		hi := ")"
+		if closedAtOne {
+			hi = "]"
+		}
+		return 0, cfgErr(field, "%g: must be in (0, 1%s (or 0 for the default)", v, hi)
 	}
-	return w
+	return v, nil
 }

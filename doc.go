@@ -46,7 +46,7 @@
 //
 //   - Config.RankMu adds the rank-μ term of CMA-ES to the MMA update,
 //     A ← (1 − c1/2 − c_μ/2)·A + (c1/2)·p·vᵀ + (c_μ/2)·Σ w_i·y_{i:λ}·z_{i:λ}ᵀ,
-//     in one pass over A (see rankmu.go for the rates and why).
+//     in one pass over A (see Config.RankMu and Config.CMu for the rates).
 //   - Config.Restart (IPOP or BIPOP) restarts a run that stopped on a local
 //     criterion with a larger (or, for BIPOP, sometimes a smaller)
 //     population, from a fresh state and the same seed stream, up to
@@ -54,10 +54,10 @@
 //     holds the best over all runs (see Restart).
 //   - Config.Lower and Config.Upper are box constraints: the objective only
 //     ever sees points inside them, mapped by pycma's smooth boundary
-//     transformation (see bounds.go).
+//     transformation (see Config.Lower).
 //   - Config.Workers evaluates the λ candidates of a generation inside
 //     Optimize on that many goroutines, with the same result bit for bit
-//     (see parallel.go); the objective must then be safe for concurrent
+//     (see Config.Workers); the objective must then be safe for concurrent
 //     use.
 //
 // # Use
@@ -102,7 +102,9 @@
 // # Fitness values, stops and failures
 //
 // Lower is better. NaN ranks after every other value, −Inf and +Inf rank by
-// value, and equal values rank by candidate index (see rank in select.go).
+// value, and equal values rank by candidate index: a total order, the same on
+// every platform. NaN candidates are selected only when fewer than μ values
+// are not NaN.
 // A generation in which every value is NaN stops the run (Reason AllNaN). No
 // input makes the state non-finite: each generation's new mean, paths and σ
 // are checked before they are committed, A is guarded by a cheap bound and
@@ -118,23 +120,25 @@
 // Cholesky, the paths, the ranking, the TolFun history, the best point, the
 // rank-μ blocks, the bounds). After that Ask, Tell, and each generation
 // inside Optimize allocate nothing, at every n, with every option
-// (alloc_test.go checks it). The exceptions are outside generations: a
+// (the tests check it). The exceptions are outside generations: a
 // restart allocates the new run's weights and, when its λ exceeds every λ
 // before, the larger population buffers; Optimize with Workers ≥ 2 starts
 // its goroutines once per call; Result copies the best point,
-// MarshalBinary allocates its output.
+// MarshalBinary allocates its output. AppendBinary writes a checkpoint into
+// the caller's buffer and allocates nothing when it is large enough, so a
+// service can checkpoint every generation without garbage.
 //
 // # Reproducibility
 //
-// Every Optimizer owns its xoshiro256++ generators (rand.go: a scalar one and
-// eight lanes for the normal deviates) seeded from Config.Seed; there is no
+// Every Optimizer owns its xoshiro256++ generators (a scalar one and eight
+// lanes for the normal deviates) seeded from Config.Seed; there is no
 // global generator and no clock seeding (seed 0 is an ordinary seed). The
 // deviates are the same bits on every kernel path. The same Config gives the
-// same run, bit for bit, on the same kernel path and architecture. Different paths of package kernel
-// (AVX-512, AVX2+FMA, NEON, generic) round differently in the last bits, so
-// runs diverge after a while: see kernel.Impl for the path in use. To force
-// the generic pure-Go path, run with GODEBUG=cpu.all=off, or build with
-// -tags purego. A run saved with MarshalBinary and restored with
+// same run, bit for bit, on the same kernel path and architecture.
+// Different paths of package kernel (AVX-512, AVX2+FMA, NEON, generic)
+// round differently in the last bits, so runs diverge after a while: see
+// kernel.Impl for the path in use. To force the generic pure-Go path, run
+// with GODEBUG=cpu.all=off, or build with -tags purego. A run saved with MarshalBinary and restored with
 // UnmarshalBinary (also in another process) continues bit for bit as the
 // run that was never stopped, on the same path; the objective and
 // Config.Observer are not saved.

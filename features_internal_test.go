@@ -18,7 +18,7 @@ func TestRankMuFormula(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fit := make([]float64, o.lambda)
+		fit := make([]float64, o.Lambda())
 		f := func(x []float64) float64 {
 			s := 0.0
 			for i, v := range x {
@@ -39,34 +39,35 @@ func TestRankMuFormula(t *testing.T) {
 			}
 			a1 := o.A()
 			c1, cmu, w := o.par.C1, o.par.CMu, o.par.Weights
+			d := o.dist.(*fullMatrix)
 			alpha := 1 - c1/2 - cmu/2
 			for i := 0; i < n; i++ {
 				for j := 0; j < n; j++ {
 					want := alpha * a0[i*n+j]
 					mag := math.Abs(want)
-					term := c1 / 2 * o.p[i] * o.v[j]
+					term := c1 / 2 * d.p[i] * d.v[j]
 					want += term
 					mag += math.Abs(term)
-					for k, r := range o.idx[:o.mu] {
-						term := cmu / 2 * w[k] * o.y[r*n+i] * o.z[r*n+j]
+					for k, r := range o.pop.idx[:o.par.Mu] {
+						term := cmu / 2 * w[k] * o.pop.y[r*n+i] * o.pop.z[r*n+j]
 						want += term
 						mag += math.Abs(term)
 					}
 					// A = s·Ã (scale.go) adds a few roundings: s·Ã read
 					// before and after, the new s, each β_t/s.
-					tol := float64(o.mu+8) * 4 * u * mag
+					tol := float64(o.par.Mu+8) * 4 * u * mag
 					if d := math.Abs(a1[i*n+j] - want); d > tol {
 						t.Fatalf("n=%d gen %d: A[%d,%d] = %v, want %v (Δ %g > %g)", n, o.gen, i, j, a1[i*n+j], want, d, tol)
 					}
 				}
 			}
 			// The row-norm bound holds.
-			bound := o.rowA
-			o.scanA()
-			if o.rowA > bound {
-				t.Fatalf("n=%d gen %d: max row norm %v > bound %v", n, o.gen, o.rowA, bound)
+			bound := d.rowA
+			d.scanA()
+			if d.rowA > bound {
+				t.Fatalf("n=%d gen %d: max row norm %v > bound %v", n, o.gen, d.rowA, bound)
 			}
-			o.rowA = bound
+			d.rowA = bound
 		}
 	}
 }
@@ -126,9 +127,8 @@ func TestBoxMap(t *testing.T) {
 	extremes := []float64{0, 1, -1, 1e308, -1e308, math.MaxFloat64, -math.MaxFloat64, 5e-324, 1e20, -1e20, 1e15 + 0.3}
 	for _, b := range boxes {
 		l, u := b[0], b[1]
-		o := &Optimizer{n: 1}
-		o.setBounds([]float64{l}, []float64{u})
-		al, au := o.al[0], o.au[0]
+		bx := newBox(1, []float64{l}, []float64{u})
+		al, au := bx.al[0], bx.au[0]
 		check := func(x float64) float64 {
 			y := boxMap(x, l, u, al, au)
 			if !(y >= l && y <= u) || math.IsInf(y, 0) {
@@ -192,9 +192,8 @@ func TestBoxMap(t *testing.T) {
 		{-1.1, -1}, {-1, -0.975},
 		{3, -0.8}, // shifted by the period 2·(2 + 0.2) to −1.4, mirrored at −1.1
 	} {
-		o := &Optimizer{n: 1}
-		o.setBounds([]float64{-1}, []float64{1})
-		got := boxMap(c[0], -1, 1, o.al[0], o.au[0])
+		bx := newBox(1, []float64{-1}, []float64{1})
+		got := boxMap(c[0], -1, 1, bx.al[0], bx.au[0])
 		if math.Abs(got-c[1]) > 1e-15 {
 			t.Errorf("T(%g) = %v, want %v", c[0], got, c[1])
 		}

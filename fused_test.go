@@ -28,7 +28,7 @@ func TestFusedUpdateSameBits(t *testing.T) {
 				}
 				pendingSeen := false
 				cfg.Observer = func(o *Optimizer) {
-					pendingSeen = pendingSeen || o.pend
+					pendingSeen = pendingSeen || o.dist.(*fullMatrix).pend
 					if flushEveryGeneration {
 						o.A()
 					}
@@ -87,8 +87,8 @@ func TestTargetWinsOverBreakdown(t *testing.T) {
 			t.Fatal(err)
 		}
 		xs := o.Ask()
-		for i := range o.y {
-			o.y[i] = math.MaxFloat64
+		for i := range o.pop.y {
+			o.pop.y[i] = math.MaxFloat64
 		}
 		fit := make([]float64, len(xs))
 		for i := range fit {

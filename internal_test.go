@@ -135,7 +135,8 @@ func TestRowBound(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			fit := make([]float64, o.lambda)
+			fit := make([]float64, o.Lambda())
+			d := o.dist.(*fullMatrix)
 			for o.reason == NotStopped {
 				xs := o.Ask()
 				for i, x := range xs {
@@ -144,26 +145,24 @@ func TestRowBound(t *testing.T) {
 						fit[i] += float64(j+1) * v * v
 					}
 				}
-				bound, boundInv := o.rowA, o.rowAInv
 				if err := o.Tell(fit); err != nil {
 					t.Fatal(err)
 				}
-				_ = bound
-				bound, boundInv = o.rowA, o.rowAInv
-				o.scanA()
-				if o.rowA > bound {
-					t.Fatalf("%v n=%d gen %d: max row norm %v > bound %v", u, n, o.gen, o.rowA, bound)
+				bound, boundInv := d.rowA, d.rowAInv
+				d.scanA()
+				if d.rowA > bound {
+					t.Fatalf("%v n=%d gen %d: max row norm %v > bound %v", u, n, o.gen, d.rowA, bound)
 				}
-				if o.gen%scanEvery(n) == 0 && o.rowA != bound {
-					t.Fatalf("%v n=%d gen %d: bound %v not exact after a scan (%v)", u, n, o.gen, bound, o.rowA)
+				if o.gen%scanEvery(n) == 0 && d.rowA != bound {
+					t.Fatalf("%v n=%d gen %d: bound %v not exact after a scan (%v)", u, n, o.gen, bound, d.rowA)
 				}
-				o.rowA = bound
-				if o.ainv != nil {
-					o.scanAInv()
-					if o.rowAInv > boundInv {
-						t.Fatalf("%v n=%d: A_inv row norm %v > bound %v", u, n, o.rowAInv, boundInv)
+				d.rowA = bound
+				if d.ainv != nil {
+					d.scanAInv()
+					if d.rowAInv > boundInv {
+						t.Fatalf("%v n=%d: A_inv row norm %v > bound %v", u, n, d.rowAInv, boundInv)
 					}
-					o.rowAInv = boundInv
+					d.rowAInv = boundInv
 				}
 			}
 		}

@@ -85,7 +85,7 @@ func init() {
 }
 
 // fillNormal fills z with independent standard normal deviates drawn from
-// p: the fast path of the ziggurat (98.8 % of the draws) runs on p's lanes
+// p: the fast path of the ziggurat (almost all draws) runs on p's lanes
 // in kernel.Ziggurat, eight at a time on AVX-512; the draws it rejects go
 // through the slow path (the wedges and the tail) on p's scalar generator.
 // The deviates are a function of p's state and len(z) alone, the same on

@@ -137,5 +137,16 @@ func (o *Optimizer) poolSize() int {
 	if w <= 1 {
 		return 0
 	}
-	return min(w-1, (o.lambda0<<maxRestarts(&o.cfg))-1)
+	return min(w-1, maxLambda(&o.cfg, o.run.lambda0)-1)
+}
+
+// maxWorkers bounds Config.Workers.
+const maxWorkers = 1 << 16
+
+// checkWorkers validates Workers.
+func checkWorkers(cfg *Config, _ *Params) error {
+	if cfg.Workers < 0 || cfg.Workers > maxWorkers {
+		return cfgErr("Workers", "%d: must be in [0, %d]", cfg.Workers, maxWorkers)
+	}
+	return nil
 }

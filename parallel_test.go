@@ -3,10 +3,8 @@ package mmaes_test
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"math"
 	"runtime"
 	"strings"
@@ -67,20 +65,17 @@ func TestWorkersBitForBit(t *testing.T) {
 				t.Errorf("%s workers=%d: %+v (%d calls), want %+v", c.name, w, got, calls.Load(), want)
 			}
 			// The checkpoint holds Config.Workers; compare the rest.
-			if !bytes.Equal(noWorkers(state(t, o)), state(t, seq)) {
+			if !bytes.Equal(noWorkers(t, o, state(t, o)), state(t, seq)) {
 				t.Errorf("%s workers=%d: state differs from the sequential run", c.name, w)
 			}
 		}
 	}
 }
 
-// noWorkers returns checkpoint b with Config.Workers set to 0 (the 20th
-// word of the Config block, after the 6 header words) and the CRC fixed.
-func noWorkers(b []byte) []byte {
-	b = bytes.Clone(b)
-	binary.LittleEndian.PutUint64(b[12+8*(6+19):], 0)
-	binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.ChecksumIEEE(b[:len(b)-4]))
-	return b
+// noWorkers returns checkpoint b of o with Config.Workers set to 0 and the
+// CRC fixed.
+func noWorkers(t *testing.T, o *mmaes.Optimizer, b []byte) []byte {
+	return rewrite(b, ckLayout(t, o)["cfg.Workers"], 0)
 }
 
 // TestWorkersConcurrent: with Workers = 4 and an objective that sleeps, the

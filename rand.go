@@ -122,6 +122,35 @@ func (x *xoshiro) MarshalBinary() ([]byte, error) {
 
 var errXoshiroEncoding = errors.New("invalid xoshiro256++ encoding")
 
+// encode writes the state words: the scalar generator's four, then the
+// lanes' (in the order of xoshiro.lanes).
+func (x *xoshiro) encode(e *encoder) {
+	for _, w := range [4]uint64{x.s0, x.s1, x.s2, x.s3} {
+		e.u64(w)
+	}
+	for _, w := range x.lanes {
+		e.u64(w)
+	}
+}
+
+// decode reads what encode wrote; a generator that no seeding produces (an
+// all-zero scalar state or lane) is an error.
+func (x *xoshiro) decode(d *decoder) error {
+	var y xoshiro
+	y.s0, y.s1, y.s2, y.s3 = d.u64(), d.u64(), d.u64(), d.u64()
+	for i := range y.lanes {
+		y.lanes[i] = d.u64()
+	}
+	if d.err != nil {
+		return d.err
+	}
+	if y.s0|y.s1|y.s2|y.s3 == 0 || !y.lanesValid() {
+		return ckErr("generator state: %v", errXoshiroEncoding)
+	}
+	*x = y
+	return nil
+}
+
 // UnmarshalBinary decodes MarshalBinary's encoding; an all-zero generator,
 // which no seeding produces, is invalid. The older encoding of the scalar
 // generator alone is accepted too: the lanes are then seeded from it (the

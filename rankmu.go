@@ -33,23 +33,14 @@ import (
 //
 // c1 replaces the paper's 2/(n + √2)², which is about the same for small
 // μ_eff; the + μ_eff in its denominator makes the rank-one term give way to
-// the rank-μ term as μ_eff grows (IPOP, BIPOP). c_μ is three times the
-// tutorial's value (cmuFactor), capped at 1 − c1 so that the factor of A,
+// the rank-μ term as μ_eff grows (IPOP, BIPOP). c_μ is cmuFactor times the
+// tutorial's value, capped at 1 − c1 so that the factor of A,
 // 1 − c1/2 − c_μ/2, stays ≥ 1/2. The factor is measured, not derived: the
-// tutorial's rates are tuned for CMA-ES as pycma runs it by default, with
-// active CMA, which also learns from the λ − μ worst steps (negative
-// weights); the update here learns only from the μ selected steps (positive
-// weights). With the tutorial's c_μ the ellipsoid at n = 16 and 32 needs
-// 1.30× and 1.26× pycma 4.4.0's median evaluations; with 3× it needs 1.03×
-// and 1.01×, and over the paper's ten functions at n = 8 to 64 (21 seeds,
-// rankmu_report_test.go) it saves 27–85% of the paper's evaluations on
-// the ill-conditioned ones (ctb, ell, tab, dp, sch, ros; tx up to n = 32,
-// 2% at n = 64) and costs at most 7% on the sphere, cigar and parabolic
-// ridge (2× leaves the ellipsoid at n = 16 at 1.12× pycma's). The path
-// rates (c, c_σ) and the damping d_σ stay the paper's: CMA-ES's c_c and
-// c_σ, tried in their place, cost 0–8% more evaluations on the sphere,
-// cigar and ellipsoid at n = 16, 32. Config.C1 and Config.CMu override the
-// two rates.
+// tutorial's rates are tuned for CMA-ES with active CMA, which also learns
+// from the λ − μ worst steps; this update learns only from the μ selected
+// ones. docs/rank-mu.md has the measurements behind the factor and behind
+// keeping the paper's path rates and damping. Config.C1 and Config.CMu
+// override the two rates.
 
 // rankMuC1 is CMA-ES's c1 with rank-μ.
 func rankMuC1(n, muEff float64) float64 { return 2 / ((n+1.3)*(n+1.3) + muEff) }
@@ -63,50 +54,57 @@ func rankMuCMu(n, muEff, c1 float64) float64 {
 	return min(1-c1, cmuFactor*2*(muEff-2+1/muEff)/((n+2)*(n+2)+muEff))
 }
 
-// rankMuBuffers sizes the gather blocks of the rank-μ update for μ parents.
-func (o *Optimizer) rankMuBuffers(mu int) {
-	k, n := mu+1, o.n
-	if cap(o.rkP) < k*n {
-		o.rkP = make([]float64, k*n)
-		o.rkQ = make([]float64, k*n)
+// rankMuBlocks are the gathered (μ+1)×n blocks [p; y_{1:λ}; …; y_{μ:λ}] and
+// [v; z_{1:λ}; …; z_{μ:λ}] of the rank-μ update and their coefficients.
+type rankMuBlocks struct {
+	p, q, beta []float64
+}
+
+// size sizes the blocks for μ parents, allocating only when they grow.
+func (rk *rankMuBlocks) size(n, mu int) {
+	k := mu + 1
+	if cap(rk.p) < k*n {
+		rk.p = make([]float64, k*n)
+		rk.q = make([]float64, k*n)
 	}
-	if cap(o.rkBeta) < k {
-		o.rkBeta = make([]float64, k)
+	if cap(rk.beta) < k {
+		rk.beta = make([]float64, k)
 	}
-	o.rkP, o.rkQ, o.rkBeta = o.rkP[:k*n], o.rkQ[:k*n], o.rkBeta[:k]
+	rk.p, rk.q, rk.beta = rk.p[:k*n], rk.q[:k*n], rk.beta[:k]
 }
 
 // rankMuUpdate applies the rank-μ MMA update to A in one kernel call, with
 // the committed paths p and v and the selected steps of the generation, and
 // updates the row-norm bound of A (the row-i norm of a·bᵀ is |a_i|·‖b‖).
-func (o *Optimizer) rankMuUpdate(pInf, normV float64) {
-	n, par := o.n, &o.par
-	c1, cmu := par.C1, par.CMu
+func (d *fullMatrix) rankMuUpdate(g *generation) {
+	n, rk := d.n, &d.rk
+	c1, cmu := d.c1, d.cmu
+	mu := len(g.weights)
 	alpha := 1 - c1/2 - cmu/2
-	copy(o.rkP[:n], o.p)
-	copy(o.rkQ[:n], o.v)
-	o.rkBeta[0] = c1 / 2
-	bound := alpha*o.rowA + c1/2*pInf*normV
-	for t, i := range o.idx[:o.mu] {
-		pt := o.rkP[(t+1)*n : (t+2)*n]
-		qt := o.rkQ[(t+1)*n : (t+2)*n]
-		copy(pt, o.y[i*n:i*n+n])
-		copy(qt, o.z[i*n:i*n+n])
-		b := cmu / 2 * par.Weights[t]
-		o.rkBeta[t+1] = b
+	copy(rk.p[:n], d.p)
+	copy(rk.q[:n], d.v)
+	rk.beta[0] = c1 / 2
+	bound := alpha*d.rowA + c1/2*d.pInf*d.normV
+	for t, i := range g.idx[:mu] {
+		pt := rk.p[(t+1)*n : (t+2)*n]
+		qt := rk.q[(t+1)*n : (t+2)*n]
+		copy(pt, g.y[i*n:i*n+n])
+		copy(qt, g.z[i*n:i*n+n])
+		b := cmu / 2 * g.weights[t]
+		rk.beta[t+1] = b
 		bound += b * maxAbs(pt) * kernel.Norm(qt)
 	}
-	o.flushA() // no-op: rank-μ runs never leave a rank-one update pending
-	// On Ã (scale.go): s' = α·s/ρ and Ã ← ρ·Ã + Σ (β_t/s')·p_t·q_tᵀ.
-	rho := o.advanceScale(alpha)
-	for t := range o.rkBeta {
-		o.rkBeta[t] /= o.aScale
+	d.flush() // no-op: rank-μ runs never leave a rank-one update pending
+	// On Ã: s' = α·s/ρ and Ã ← ρ·Ã + Σ (β_t/s')·p_t·q_tᵀ.
+	rho := d.advanceScale(alpha)
+	for t := range rk.beta {
+		rk.beta[t] /= d.scale
 	}
-	kernel.ScaleAddRankK(o.a, n, rho, o.rkBeta, o.rkP, o.rkQ, o.mu+1)
+	kernel.ScaleAddRankK(d.a, n, rho, rk.beta, rk.p, rk.q, mu+1)
 	// Each entry sums μ+2 rounded terms: a relative slack of a few units
 	// in the last place per term.
-	o.rowA = bound * (boundSlack + float64(o.mu+2)*0x1p-50)
-	if o.rowA != o.rowA {
-		o.rowA = math.Inf(1) // a NaN row norm: force the rescan
+	d.rowA = bound * (boundSlack + float64(mu+2)*0x1p-50)
+	if d.rowA != d.rowA {
+		d.rowA = math.Inf(1) // a NaN row norm: force the rescan
 	}
 }

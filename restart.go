@@ -3,8 +3,6 @@ package mmaes
 import (
 	"math"
 	"strconv"
-
-	"github.com/mmaes-go/mmaes/kernel"
 )
 
 // Restart selects the restart strategy (Config.Restart).
@@ -59,6 +57,8 @@ const (
 	// Config.MaxRestarts large runs have been made, the optimization stops.
 	// A small run also stops (and restarts) after ⌊Σevals_large/(2λ)⌋
 	// generations (at least 1) when that is below Config.MaxGenerations.
+	// A run counts at least λ evaluations, also one that failed to sample
+	// its first generation.
 	BIPOP
 
 	numRestarts
@@ -92,8 +92,9 @@ func maxRestarts(cfg *Config) int {
 }
 
 // checkRestart validates Restart and MaxRestarts for the base population
-// size λ0: the largest population, λ0·2^MaxRestarts, must fit.
-func checkRestart(cfg *Config, lambda0 int) error {
+// size λ0 (p.Lambda): the largest population, λ0·2^MaxRestarts, must fit.
+func checkRestart(cfg *Config, p *Params) error {
+	lambda0 := p.Lambda
 	if cfg.Restart < 0 || cfg.Restart >= numRestarts {
 		return cfgErr("Restart", "%d: unknown restart strategy", int(cfg.Restart))
 	}
@@ -110,168 +111,134 @@ func checkRestart(cfg *Config, lambda0 int) error {
 	return nil
 }
 
-// localStop reports whether r ends one run but not the whole optimization
-// when restarts are left.
-func localStop(r Reason) bool {
-	switch r {
-	case TolFunReached, TolXReached, ConditionReached, MaxGenerationsReached, NumericalBreakdown, AllNaN:
-		return true
-	}
-	return false
+// maxLambda returns the largest population the restarts can reach from λ0.
+func maxLambda(cfg *Config, lambda0 int) int { return lambda0 << maxRestarts(cfg) }
+
+// runs is the state of the sequence of runs of an optimization: the
+// restart strategy, λ0 and the restarts made, the current run's generations,
+// the evaluations before it and its generation limit.
+type runs struct {
+	policy   restartPolicy
+	lambda0  int
+	restarts int
+	gen      int // generations of the current run
+	evals0   int // evaluations before the current run
+	maxGen   int // the current run's generation limit; 0: none
 }
 
-// canRestart reports whether a run that stopped on a local criterion may
-// restart as far as the strategy and the budget go: IPOP has restarts left,
-// BIPOP may have (restart decides), the evaluation budget is not spent.
-func (o *Optimizer) canRestart() bool {
-	switch o.cfg.Restart {
-	case NoRestart:
-		return false
+// A restartPolicy is a restart strategy: it decides whether and how the
+// next run starts when one stops on a local criterion. The optimizer checks
+// the evaluation budget, validates the new run's parameters and starts it.
+//
+// Adding a strategy: a type implementing this interface in a file of its
+// own, its Restart constant above, and its case in newRestartPolicy.
+type restartPolicy interface {
+	// allows reports whether the strategy may start another run after
+	// the given number of restarts (a strategy that decides later says
+	// yes here and no in plan).
+	allows(restarts int) bool
+	// plan returns the next run after the current one of population λ,
+	// which spent the given evaluations, or false when none is left. It
+	// may draw from src; it keeps the state it would move to aside, and
+	// changes nothing until commit.
+	plan(r *runs, lambda, spent int, src *xoshiro) (next runPlan, ok bool)
+	// commit makes the state of the last plan current.
+	commit()
+	// valid reports whether the strategy's state fits the restarts made
+	// and the current λ (for restored checkpoints).
+	valid(r *runs, lambda int) bool
+	// encode and decode save and restore the strategy's own state.
+	encode(e *encoder)
+	decode(d *decoder) error
+}
+
+// A runPlan is the start of a run: its population, step size and
+// generation budget (0: Config.MaxGenerations alone).
+type runPlan struct {
+	lambda int
+	sigma  float64
+	maxGen int
+}
+
+// newRestartPolicy returns the strategy of a validated cfg.
+func newRestartPolicy(cfg *Config) restartPolicy {
+	switch cfg.Restart {
 	case IPOP:
-		if o.restarts >= maxRestarts(&o.cfg) {
-			return false
-		}
+		return &ipop{max: maxRestarts(cfg), sigma0: cfg.Sigma}
+	case BIPOP:
+		return &bipop{max: maxRestarts(cfg), sigma0: cfg.Sigma, small: true}
 	}
-	return o.cfg.MaxEvals == 0 || o.evals < o.cfg.MaxEvals
+	return noRestart{}
+}
+
+// noRestart is the paper's single run.
+type noRestart struct{}
+
+func (noRestart) allows(int) bool                                { return false }
+func (noRestart) plan(*runs, int, int, *xoshiro) (runPlan, bool) { return runPlan{}, false }
+func (noRestart) commit()                                        {}
+func (noRestart) valid(r *runs, lambda int) bool                 { return r.restarts == 0 && lambda == r.lambda0 }
+func (noRestart) encode(*encoder)                                {}
+func (noRestart) decode(*decoder) error                          { return nil }
+
+// canRestart reports whether a run that stopped on a local criterion may
+// restart as far as the strategy and the budget go.
+func (o *Optimizer) canRestart() bool {
+	return o.run.policy.allows(o.run.restarts) && (o.cfg.MaxEvals == 0 || o.evals < o.cfg.MaxEvals)
+}
+
+// restart ends the current run and starts the next one (see Restart). It
+// reports false, changing nothing, if the strategy has no run left or the
+// new run's parameters are invalid (which validation in New rules out).
+func (o *Optimizer) restart() bool {
+	src := *o.src // the strategy may draw from the generator: restored on failure
+	spent := max(o.evals-o.run.evals0, o.pop.lambda)
+	next, ok := o.run.policy.plan(&o.run, o.pop.lambda, spent, o.src)
+	if !ok {
+		*o.src = src
+		return false
+	}
+	par, err := o.runParams(next.lambda)
+	if err != nil || !(next.sigma > 0) {
+		*o.src = src
+		return false
+	}
+	o.run.policy.commit()
+	o.run.restarts++
+	o.par = par
+	o.startRun(next.sigma, next.maxGen)
+	return true
 }
 
 // runParams returns the parameters of a run with population λ (≥ λ0).
 func (o *Optimizer) runParams(lambda int) (Params, error) {
-	mu := lambda / 2
-	if o.cfg.Mu != 0 {
-		mu = min(lambda, max(1, int(int64(o.cfg.Mu)*int64(lambda)/int64(o.lambda0))))
-	}
-	return computeParams(&o.cfg, lambda, mu)
+	return computeParams(&o.cfg, lambda, runMu(&o.cfg, o.run.lambda0, lambda))
 }
 
-// restart ends the current run and starts the next one (see Restart). It
-// reports false, changing nothing, if the new run's parameters are invalid
-// (which validation in New rules out).
-func (o *Optimizer) restart() bool {
-	src := *o.src // BIPOP draws from the generator: restored on failure
-	if !o.restartRun() {
-		*o.src = src
-		return false
+// runMu returns μ of a run with population λ when the first had λ0:
+// ⌊λ/2⌋, or Config.Mu·λ/λ0 when Mu is set.
+func runMu(cfg *Config, lambda0, lambda int) int {
+	if cfg.Mu == 0 {
+		return lambda / 2
 	}
-	return true
-}
-
-// restartRun is restart without the generator's restore: it changes no
-// field before the new run's parameters are known to be valid (its BIPOP
-// draws advance the generator, which restart puts back).
-func (o *Optimizer) restartRun() bool {
-	lambda0 := o.lambda0
-	sigma, lambda, small, large := o.cfg.Sigma, 0, false, o.largeRuns
-	evalsSmall, evalsLarge := o.evalsSmall, o.evalsLarge
-	switch o.cfg.Restart {
-	case IPOP:
-		lambda = lambda0 << (o.restarts + 1)
-	case BIPOP:
-		// A run counts at least λ evaluations, also one that failed to
-		// sample its first generation: so small runs cannot go on forever.
-		spent := max(o.evals-o.runEvals0, o.lambda)
-		if o.small {
-			evalsSmall += spent
-		} else {
-			evalsLarge += spent
-		}
-		if evalsSmall < evalsLarge {
-			small = true
-			u1 := uniform(o.src)
-			u2 := uniform(o.src)
-			sigma *= math.Pow(0.01, u1)
-			lamL := float64(lambda0 << large)
-			l := math.Floor(float64(lambda0) * math.Pow(lamL/float64(lambda0), u2*u2))
-			lambda = int(min(max(l, float64(lambda0)), lamL))
-		} else {
-			if large >= maxRestarts(&o.cfg) {
-				return false // no large run left: stop
-			}
-			large++
-			lambda = lambda0 << large
-		}
-	default:
-		return false
-	}
-	par, err := o.runParams(lambda)
-	if err != nil || !(sigma > 0) {
-		return false
-	}
-	o.evalsSmall, o.evalsLarge = evalsSmall, evalsLarge
-	o.small, o.largeRuns = small, large
-	o.restarts++
-	o.par = par
-	o.startRun(sigma)
-	o.runMaxGen = o.cfg.MaxGenerations
-	if small {
-		g := max(1, o.evalsLarge/(2*lambda))
-		if o.runMaxGen == 0 || g < o.runMaxGen {
-			o.runMaxGen = g
-		}
-	}
-	return true
-}
-
-// startRun sets the fresh state of a run with the parameters o.par and step
-// size σ: the initial mean, A = I (A_inv = I), zero paths, an empty TolFun
-// history, no pending candidates. It sizes (and, if λ exceeds their
-// capacity, allocates) the buffers for o.par.
-func (o *Optimizer) startRun(sigma float64) {
-	par := &o.par
-	o.lambda, o.mu = par.Lambda, par.Mu
-	o.cp = math.Sqrt(par.C * (2 - par.C) * par.MuEff)
-	o.cs = math.Sqrt(par.CSigma * (2 - par.CSigma) * par.MuEff)
-	o.sizeBuffers()
-	n := o.n
-	if o.m0 != nil {
-		copy(o.m, o.m0)
-	}
-	o.sigma = sigma
-	o.pend = false // A starts afresh
-	o.aScale = 1
-	clear(o.a)
-	clear(o.ainv)
-	for i := 0; i < n; i++ {
-		o.a[i*n+i] = 1
-		if o.ainv != nil {
-			o.ainv[i*n+i] = 1
-		}
-	}
-	clear(o.p)
-	clear(o.v)
-	clear(o.s)
-	o.rowA, o.rowAInv = 1, 1
-	o.histPos, o.histLen = 0, 0
-	o.runGen, o.runEvals0 = 0, o.evals
-	o.asked = false
-}
-
-// sizeBuffers reslices (growing if needed) the buffers that depend on λ, μ
-// and the TolFun history length to the current parameters.
-func (o *Optimizer) sizeBuffers() {
-	n, lambda := o.n, o.lambda
-	if cap(o.idx) < lambda {
-		pop := make([]float64, 3*lambda*n)
-		o.z, o.y, o.x = pop[:0:lambda*n], pop[lambda*n:lambda*n:2*lambda*n], pop[2*lambda*n:2*lambda*n]
-		o.xs = make([][]float64, lambda)
-		o.evalBuf = make([]float64, lambda)
-		o.fit = make([]float64, lambda)
-		o.idx = make([]int, lambda)
-	}
-	o.z, o.y, o.x = o.z[:lambda*n], o.y[:lambda*n], o.x[:lambda*n]
-	if w := kernel.WorkLen(n, lambda); len(o.work) < w {
-		o.work = make([]float64, w)
-	}
-	o.xs, o.evalBuf, o.fit, o.idx = o.xs[:lambda], o.evalBuf[:lambda], o.fit[:lambda], o.idx[:lambda]
-	if h := o.par.TolFunHist; cap(o.hist) < h {
-		o.hist = make([]float64, h)
-	} else {
-		o.hist = o.hist[:h]
-	}
-	if o.cfg.RankMu {
-		o.rankMuBuffers(o.mu)
-	}
+	return min(lambda, max(1, int(int64(cfg.Mu)*int64(lambda)/int64(lambda0))))
 }
 
 // Restarts returns the number of restarts made so far.
-func (o *Optimizer) Restarts() int { return o.restarts }
+func (o *Optimizer) Restarts() int { return o.run.restarts }
+
+func (r *runs) encode(e *encoder) {
+	e.int(r.restarts)
+	e.int(r.gen)
+	e.int(r.evals0)
+	e.int(r.maxGen)
+	r.policy.encode(e)
+}
+
+func (r *runs) decode(d *decoder) error {
+	r.restarts, r.gen, r.evals0, r.maxGen = d.int(), d.int(), d.int(), d.int()
+	if d.err != nil {
+		return d.err
+	}
+	return r.policy.decode(d)
+}

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestScaledA checks A = s·Ã (scale.go) against the plain update over a run
+// TestScaledA checks A = s·Ã against the plain update over a run
 // long enough to rescale Ã several times (n = 2: α = 1 − c1/2 ≈ 0.92 per
 // generation, so s falls below 2⁻³² every ~270 generations): after every
 // Tell, A() must equal α·A_prev + β·p·qᵀ computed from the A() before it
@@ -23,36 +23,37 @@ func TestScaledA(t *testing.T) {
 			t.Fatal(err)
 		}
 		ref := append([]float64(nil), o.A()...)
-		fit := make([]float64, o.lambda)
+		fit := make([]float64, o.Lambda())
+		d := o.dist.(*fullMatrix)
 		rescales := 0
 		for g := 0; g < gens; g++ {
 			for i, x := range o.Ask() {
 				fit[i] = x[0]*x[0] + 1e3*x[1]*x[1] + 1 // its minimum is far from 0: σ stays normal
 			}
 			a0 := append([]float64(nil), o.A()...)
-			s0 := o.aScale
+			s0 := d.scale
 			if err := o.Tell(fit); err != nil {
 				t.Fatal(err)
 			}
 			if o.reason != NotStopped {
 				t.Fatalf("%v gen %d: stopped: %v", upd, g, o.reason)
 			}
-			if o.aScale > s0 {
+			if d.scale > s0 {
 				rescales++
 			}
-			if !(o.aScale >= aScaleMin && o.aScale <= 1) {
-				t.Fatalf("%v gen %d: s = %v out of [2⁻³², 1]", upd, g, o.aScale)
+			if !(d.scale >= aScaleMin && d.scale <= 1) {
+				t.Fatalf("%v gen %d: s = %v out of [2⁻³², 1]", upd, g, d.scale)
 			}
 			c1 := o.par.C1
 			alpha, beta := 1-c1/2, c1/2
 			if upd == ECMA {
-				alpha, beta = math.Sqrt(1-c1), ecmaCoef(c1, norm(o.v))
+				alpha, beta = math.Sqrt(1-c1), ecmaCoef(c1, norm(d.v))
 			}
 			a1 := o.A()
 			maxRef := 0.0
 			for i := 0; i < n; i++ {
 				for j := 0; j < n; j++ {
-					term := beta * o.p[i] * o.v[j]
+					term := beta * d.p[i] * d.v[j]
 					want := alpha*a0[i*n+j] + term
 					// Per generation: the plain form rounds α·A, the
 					// product and the sum; s·Ã rounds s' = α·s, β/s', the

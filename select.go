@@ -109,3 +109,63 @@ func fitnessKey(f float64) int64 {
 // countRankMax is the largest λ ranked by counting (the index fits in the
 // keys' low 6 bits).
 const countRankMax = 64
+
+// checkPopulation validates Lambda and Mu and resolves λ and μ of the first
+// run into p.
+func checkPopulation(cfg *Config, p *Params) error {
+	n := cfg.Dim
+	lambda := cfg.Lambda
+	if lambda == 0 {
+		lambda = defaultLambda(n)
+	}
+	if lambda < 2 {
+		return cfgErr("Lambda", "%d: must be ≥ 2 (or 0 for the default)", cfg.Lambda)
+	}
+	if !popFits(lambda, n) {
+		return cfgErr("Lambda", "%d: too large", cfg.Lambda)
+	}
+	mu := cfg.Mu
+	if mu == 0 {
+		mu = lambda / 2
+	}
+	if mu < 1 || mu > lambda {
+		return cfgErr("Mu", "%d: must be in [1, Lambda = %d] (or 0 for ⌊λ/2⌋)", cfg.Mu, lambda)
+	}
+	p.Lambda, p.Mu = lambda, mu
+	return nil
+}
+
+// defaultLambda is the paper's 4 + ⌊3 ln n⌋ for n ≥ 1.
+func defaultLambda(n int) int { return 4 + int(math.Floor(3*math.Log(float64(n)))) }
+
+// popFits reports whether a population of λ points of dimension n is within
+// the sizes New accepts.
+func popFits(lambda, n int) bool {
+	return lambda <= 1<<20 && float64(lambda)*float64(n) <= math.MaxInt/4
+}
+
+// selectionRates sets the recombination weights of a run and μ_eff.
+func selectionRates(_ *Config, p *Params) error {
+	p.Weights = logWeights(p.Mu)
+	sw2 := 0.0
+	for _, w := range p.Weights {
+		sw2 += w * w
+	}
+	p.MuEff = 1 / sw2
+	return nil
+}
+
+// logWeights returns the paper's recombination weights for μ parents:
+// w_i = (ln(μ+1) − ln i)/(μ ln(μ+1) − Σ_{j=1}^{μ} ln j).
+func logWeights(mu int) []float64 {
+	l := math.Log(float64(mu) + 1)
+	den := float64(mu) * l
+	for j := 1; j <= mu; j++ {
+		den -= math.Log(float64(j))
+	}
+	w := make([]float64, mu)
+	for i := range w {
+		w[i] = (l - math.Log(float64(i+1))) / den
+	}
+	return w
+}

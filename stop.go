@@ -1,10 +1,6 @@
 package mmaes
 
-import (
-	"math"
-
-	"github.com/mmaes-go/mmaes/kernel"
-)
+import "math"
 
 // A Reason says why a run stopped. The zero value, NotStopped, means it has
 // not.
@@ -51,17 +47,41 @@ const (
 	numReasons
 )
 
-var reasonNames = [numReasons]string{
-	NotStopped:            "not stopped",
-	TargetReached:         "target reached",
-	MaxEvalsReached:       "MaxEvals reached",
-	MaxGenerationsReached: "MaxGenerations reached",
-	TolFunReached:         "TolFun: fitness values flat",
-	TolXReached:           "TolX: step size tiny",
-	ConditionReached:      "MaxCondition: mutation matrix ill-conditioned",
-	NumericalBreakdown:    "numerical breakdown: state not finite or degenerate",
-	AllNaN:                "all fitness values of a generation are NaN",
-	Canceled:              "context canceled",
+// reasonInfo describes a Reason.
+type reasonInfo struct {
+	name string
+	// failed: a failure rather than a criterion met or a budget spent;
+	// Optimize returns an error for it.
+	failed bool
+	// local: it ends one run, and a restart strategy starts the next
+	// (see Restart); the others end the whole optimization.
+	local bool
+	// err is the sentinel the stop's error wraps besides ErrStopped, nil
+	// for none.
+	err error
+}
+
+// reasons describes every Reason, once.
+var reasons = [numReasons]reasonInfo{
+	NotStopped:            {name: "not stopped"},
+	TargetReached:         {name: "target reached"},
+	MaxEvalsReached:       {name: "MaxEvals reached"},
+	MaxGenerationsReached: {name: "MaxGenerations reached", local: true},
+	TolFunReached:         {name: "TolFun: fitness values flat", local: true},
+	TolXReached:           {name: "TolX: step size tiny", local: true},
+	ConditionReached:      {name: "MaxCondition: mutation matrix ill-conditioned", local: true},
+	NumericalBreakdown:    {name: "numerical breakdown: state not finite or degenerate", failed: true, local: true, err: ErrBreakdown},
+	AllNaN:                {name: "all fitness values of a generation are NaN", failed: true, local: true, err: ErrAllNaN},
+	Canceled:              {name: "context canceled"},
+}
+
+// precedence orders the stops that can fire together at the end of a
+// generation, the winner first: a generation of NaN only; then the global
+// ones, which this generation's values meet whatever its update does; then
+// a failed update or a broken state; then the criteria of the run.
+var precedence = [...]Reason{
+	AllNaN, TargetReached, MaxEvalsReached, NumericalBreakdown,
+	MaxGenerationsReached, TolFunReached, TolXReached, ConditionReached,
 }
 
 // String returns a short description of r.
@@ -69,131 +89,168 @@ func (r Reason) String() string {
 	if r < 0 || r >= numReasons {
 		return "Reason(invalid)"
 	}
-	return reasonNames[r]
+	return reasons[r].name
 }
 
 // Failed reports whether r is a failure (NumericalBreakdown or AllNaN) rather
 // than a criterion met or a budget spent.
-func (r Reason) Failed() bool { return r == NumericalBreakdown || r == AllNaN }
+func (r Reason) Failed() bool { return r >= 0 && r < numReasons && reasons[r].failed }
 
-// scanEvery returns how often (in generations) the row norms of A are
-// computed exactly: every 4th generation up to n = 64, then every
-// ⌈n/16⌉-th, so that the scan (a read of A, and the pending update applied
-// on its own) costs at most 16/n of a pass per generation. At small n a
-// kernel call per row makes it dearer than its bytes: at n = 64, scanning
-// every generation took 18 % of a generation, and every 4th generation is
-// 8 % faster (p = 0.026); at n = 8 the scan was 15 % of a generation.
-// In between, rowA (an upper bound kept by the cheap recurrence in
-// update.go) guards finiteness and can trigger TolX alone.
-func scanEvery(n int) int { return max(4, (n+15)/16) }
+// local reports whether r ends one run but not the whole optimization when
+// a restart is left.
+func (r Reason) local() bool { return r >= 0 && r < numReasons && reasons[r].local }
 
-// scanA computes the row norms of A exactly: it sets rowA to the largest
-// and returns the smallest. A non-finite entry makes the largest non-finite.
-// A pending update is applied in the same pass (kernel.ScaleAddOuterNorms:
-// the bits of flushA and then rowNorms, reading A once instead of twice).
-func (o *Optimizer) scanA() (minRow float64) {
-	if !o.pend {
-		o.rowA, minRow = rowNorms(o.a, o.n)
-	} else {
-		kernel.ScaleAddOuterNorms(o.a, o.n, o.pendAlpha, o.pendBeta, o.p, o.pendQ, o.norms)
-		o.pend = false
-		o.rowA, minRow = extremes(o.norms)
-	}
-	// The norms of Ã's rows, times s.
-	o.rowA *= o.aScale
-	return minRow * o.aScale
-}
+// A stopSet is the set of stops that fired in one generation.
+type stopSet uint32
 
-// scanAInv checks A_inv (Cholesky) and resets its bound.
-func (o *Optimizer) scanAInv() {
-	o.rowAInv, _ = rowNorms(o.ainv, o.n)
-}
+func (s *stopSet) add(r Reason) { *s |= 1 << r }
 
-// extremes returns the largest and the smallest of the row norms r, both
-// NaN if one is NaN (as rowNorms).
-func extremes(r []float64) (maxRow, minRow float64) {
-	minRow = math.Inf(1)
-	for _, x := range r {
-		if x != x {
-			return x, x
-		}
-		maxRow, minRow = max(maxRow, x), min(minRow, x)
+// winner returns the stop of s that takes precedence, or NotStopped.
+func (s stopSet) winner() Reason {
+	if s == 0 {
+		return NotStopped
 	}
-	return maxRow, minRow
-}
-
-// rowNorms returns the largest and the smallest row norm of the n×n
-// row-major m; the largest is NaN as soon as a row has a NaN.
-func rowNorms(m []float64, n int) (maxRow, minRow float64) {
-	minRow = math.Inf(1)
-	for i := 0; i < n; i++ {
-		r := kernel.Norm(m[i*n : i*n+n])
-		if r != r {
-			return r, r
-		}
-		maxRow, minRow = max(maxRow, r), min(minRow, r)
-	}
-	return maxRow, minRow
-}
-
-// boundLimit is the largest row-norm bound that is taken as proof that every
-// entry of A (or A_inv) is finite; above it, A is scanned.
-const boundLimit = 1e300
-
-// checkStop runs the stop criteria after a generation's update, in order of
-// precedence, and returns the first that fires (or NotStopped). genRange is
-// the spread of the generation's non-NaN values; updated says whether the
-// update was applied (false: a numerical breakdown).
-func (o *Optimizer) checkStop(genRange float64, updated bool) Reason {
-	c := &o.cfg
-	if !updated {
-		return NumericalBreakdown
-	}
-	// Degenerate or non-finite A: the bound proves finiteness, or a scan
-	// decides. Scans also run on a schedule for TolX and MaxCondition.
-	scan := o.gen%scanEvery(o.n) == 0 || !(o.rowA < boundLimit)
-	minRow := math.NaN()
-	if scan {
-		minRow = o.scanA()
-		if !(o.rowA < math.Inf(1)) || !(minRow > 0) {
-			return NumericalBreakdown
-		}
-	}
-	if o.ainv != nil && !(o.rowAInv < boundLimit) {
-		o.scanAInv()
-		if !(o.rowAInv < math.Inf(1)) {
-			return NumericalBreakdown
-		}
-	}
-	if o.targetReached() {
-		return TargetReached
-	}
-	if c.MaxEvals > 0 && o.evals >= c.MaxEvals {
-		return MaxEvalsReached
-	}
-	// MaxGenerations (and a BIPOP small run's budget) count the
-	// generations of the current run (restart.go).
-	if o.runMaxGen > 0 && o.runGen >= o.runMaxGen {
-		return MaxGenerationsReached
-	}
-	if c.TolFun > 0 && o.histLen == len(o.hist) && genRange < c.TolFun {
-		lo, hi := o.hist[0], o.hist[0]
-		for _, h := range o.hist {
-			lo, hi = min(lo, h), max(hi, h)
-		}
-		if hi-lo < c.TolFun {
-			return TolFunReached
-		}
-	}
-	// σ·rowA is an upper bound of σ·max‖A_i‖ (exact after a scan).
-	if c.TolX > 0 && o.sigma*o.rowA < c.TolX {
-		return TolXReached
-	}
-	if scan && c.MaxCondition > 0 {
-		q := o.rowA / minRow
-		if q*q > c.MaxCondition {
-			return ConditionReached
+	for _, r := range precedence {
+		if s&(1<<r) != 0 {
+			return r
 		}
 	}
 	return NotStopped
+}
+
+// checkStops validates the stop criteria of cfg.
+func checkStops(cfg *Config, _ *Params) error {
+	if math.IsNaN(cfg.TargetF) {
+		return cfgErr("TargetF", "NaN (use -Inf to turn it off)")
+	}
+	if cfg.MaxEvals < 0 {
+		return cfgErr("MaxEvals", "%d: must be ≥ 0 (0: no limit)", cfg.MaxEvals)
+	}
+	if cfg.MaxGenerations < 0 {
+		return cfgErr("MaxGenerations", "%d: must be ≥ 0 (0: no limit)", cfg.MaxGenerations)
+	}
+	if !finite(cfg.TolFun) || cfg.TolFun < 0 {
+		return cfgErr("TolFun", "%g: must be finite and ≥ 0 (0: off)", cfg.TolFun)
+	}
+	if !finite(cfg.TolX) || cfg.TolX < 0 {
+		return cfgErr("TolX", "%g: must be finite and ≥ 0 (0: off)", cfg.TolX)
+	}
+	if math.IsNaN(cfg.MaxCondition) || cfg.MaxCondition < 0 {
+		return cfgErr("MaxCondition", "%g: must be ≥ 0 (0: off)", cfg.MaxCondition)
+	}
+	return nil
+}
+
+// stopRates resolves the length of the TolFun history of a run into p,
+// whose λ is set: Config.TolFunHist, or 10 + ⌈30·n/λ⌉.
+func stopRates(cfg *Config, p *Params) error {
+	if cfg.TolFunHist < 0 || cfg.TolFunHist > 1<<24 {
+		return cfgErr("TolFunHist", "%d: must be in [0, 2^24] (0: the default)", cfg.TolFunHist)
+	}
+	p.TolFunHist = cfg.TolFunHist
+	if p.TolFunHist == 0 {
+		p.TolFunHist = 10 + (30*cfg.Dim+p.Lambda-1)/p.Lambda
+	}
+	return nil
+}
+
+// globalStops returns the stops that end the whole optimization and that
+// the values told so far meet: the target and the evaluation budget.
+func (o *Optimizer) globalStops() (s stopSet) {
+	if o.targetReached() {
+		s.add(TargetReached)
+	}
+	if o.cfg.MaxEvals > 0 && o.evals >= o.cfg.MaxEvals {
+		s.add(MaxEvalsReached)
+	}
+	return s
+}
+
+// targetReached reports whether a value ≤ Config.TargetF was evaluated.
+func (o *Optimizer) targetReached() bool {
+	return !math.IsInf(o.cfg.TargetF, -1) && o.best.ok && o.best.f <= o.cfg.TargetF
+}
+
+// runStops returns the criteria of the current run that fire after a
+// generation whose update was applied; genRange is the spread of the
+// generation's non-NaN values.
+func (o *Optimizer) runStops(genRange float64) (s stopSet) {
+	c := &o.cfg
+	h := o.dist.inspect(o.gen)
+	if h.broken {
+		s.add(NumericalBreakdown)
+		return s
+	}
+	if o.run.maxGen > 0 && o.run.gen >= o.run.maxGen {
+		s.add(MaxGenerationsReached)
+	}
+	if c.TolFun > 0 && genRange < c.TolFun && o.hist.flat(c.TolFun) {
+		s.add(TolFunReached)
+	}
+	// σ·maxRow is an upper bound of σ·max‖A_i‖ (exact after a scan).
+	if c.TolX > 0 && o.step.sigma*h.maxRow < c.TolX {
+		s.add(TolXReached)
+	}
+	if h.scanned && c.MaxCondition > 0 {
+		q := h.maxRow / h.minRow
+		if q*q > c.MaxCondition {
+			s.add(ConditionReached)
+		}
+	}
+	return s
+}
+
+// fitnessHistory is the ring buffer of the best value of each of the last
+// generations of a run, for TolFun.
+type fitnessHistory struct {
+	buf      []float64 // its length is the run's TolFunHist
+	pos, len int
+}
+
+// resize empties the history and sizes it for h generations, allocating
+// only when h exceeds its capacity.
+func (fh *fitnessHistory) resize(h int) {
+	if cap(fh.buf) < h {
+		fh.buf = make([]float64, h)
+	}
+	fh.buf = fh.buf[:h]
+	fh.pos, fh.len = 0, 0
+}
+
+// push records a generation's best value.
+func (fh *fitnessHistory) push(f float64) {
+	fh.buf[fh.pos] = f
+	fh.pos++
+	if fh.pos == len(fh.buf) {
+		fh.pos = 0
+	}
+	fh.len = min(fh.len+1, len(fh.buf))
+}
+
+// flat reports whether the history is full and spreads less than tol.
+func (fh *fitnessHistory) flat(tol float64) bool {
+	if fh.len != len(fh.buf) {
+		return false
+	}
+	lo, hi := fh.buf[0], fh.buf[0]
+	for _, h := range fh.buf {
+		lo, hi = min(lo, h), max(hi, h)
+	}
+	return hi-lo < tol
+}
+
+func (fh *fitnessHistory) encode(e *encoder) {
+	e.int(fh.pos)
+	e.int(fh.len)
+	e.floats(fh.buf)
+}
+
+func (fh *fitnessHistory) decode(d *decoder) error {
+	pos, n := d.int(), d.int()
+	d.floats(fh.buf)
+	if d.err == nil && (pos >= len(fh.buf) || n > len(fh.buf)) {
+		return ckErr("inconsistent TolFun history")
+	}
+	fh.pos, fh.len = pos, n
+	return d.err
 }

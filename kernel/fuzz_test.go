@@ -271,6 +271,13 @@ func FuzzVector(f *testing.F) {
 			if i := sameResults(gy.s, gy2.s); i >= 0 {
 				t.Errorf("%s Axpy %s: y[%d] = %v, AxpBy(α, x, 1, y) gives %v", path, desc, i, gy.s[i], gy2.s[i])
 			}
+			// AxpByTo is AxpBy into a third slice, bit for bit.
+			gt := newGuarded((offY+3)%8, n)
+			AxpByTo(gt.s, alpha, x, beta, y)
+			checkGuards(t, gt, path+" AxpByTo "+desc)
+			if i := sameResults(gt.s, res.ax.s); i >= 0 {
+				t.Errorf("%s AxpByTo %s: dst[%d] = %v, AxpBy gives %v", path, desc, i, gt.s[i], res.ax.s[i])
+			}
 			// Scale: exactly α·x.
 			gs := newGuarded(offX, n)
 			copy(gs.s, x0)

@@ -133,14 +133,14 @@ func dot(x, y []float64) float64 {
 	return dotGeneric(x, y)
 }
 
-func axpby(alpha float64, x []float64, beta float64, y []float64) {
+func axpby(dst []float64, alpha float64, x []float64, beta float64, y []float64) {
 	switch {
 	case useAVX512:
-		axpbyAVX512(alpha, x, beta, y)
+		axpbyAVX512(dst, alpha, x, beta, y)
 	case useAVX2:
-		axpbyAVX2(alpha, x, beta, y)
+		axpbyAVX2(dst, alpha, x, beta, y)
 	default:
-		axpbyGeneric(alpha, x, beta, y)
+		axpbyGeneric(dst, alpha, x, beta, y)
 	}
 }
 
@@ -251,15 +251,16 @@ func dotAVX512(x, y []float64) float64
 //go:noescape
 func dotAVX2(x, y []float64) float64
 
-// axpbyAVX512 computes y[i] = fma(α, x[i], β·y[i]) for i < len(x) ≤ len(y).
+// axpbyAVX512 computes dst[i] = fma(α, x[i], β·y[i]) for i < len(x) ≤
+// len(y), len(dst).
 //
 //go:noescape
-func axpbyAVX512(alpha float64, x []float64, beta float64, y []float64)
+func axpbyAVX512(dst []float64, alpha float64, x []float64, beta float64, y []float64)
 
 // axpbyAVX2 is axpbyAVX512 with AVX2 and FMA.
 //
 //go:noescape
-func axpbyAVX2(alpha float64, x []float64, beta float64, y []float64)
+func axpbyAVX2(dst []float64, alpha float64, x []float64, beta float64, y []float64)
 
 // weightedSumAVX512 computes, for j < len(dst), the chain of fused
 // multiply-adds

@@ -570,30 +570,32 @@ dot256_reduce:
 	VZEROUPPER
 	RET
 
-// func axpbyAVX512(alpha float64, x []float64, beta float64, y []float64)
+// func axpbyAVX512(dst []float64, alpha float64, x []float64, beta float64, y []float64)
 // Requires: AVX512F
 //
-// y = fma(α, x, β·y), 16 elements per iteration, then 8, then the masked
-// tail. x may be y itself: each block is read before it is written.
-TEXT ·axpbyAVX512(SB), NOSPLIT, $0-64
-	VBROADCASTSD alpha+0(FP), Z30
-	MOVQ         x_base+8(FP), SI
-	MOVQ         x_len+16(FP), CX
-	VBROADCASTSD beta+32(FP), Z31
-	MOVQ         y_base+40(FP), DI
+// dst = fma(α, x, β·y), 16 elements per iteration, then 8, then the masked
+// tail. dst may be x or y itself: each block is read before it is written.
+TEXT ·axpbyAVX512(SB), NOSPLIT, $0-88
+	MOVQ         dst_base+0(FP), DI
+	VBROADCASTSD alpha+24(FP), Z30
+	MOVQ         x_base+32(FP), SI
+	MOVQ         x_len+40(FP), CX
+	VBROADCASTSD beta+56(FP), Z31
+	MOVQ         y_base+64(FP), DX
 
 	MOVQ CX, BX
 	SHRQ $4, BX
 	JZ   axpby512_eight
 
 axpby512_loop:
-	VMULPD      (DI), Z31, Z0
-	VMULPD      64(DI), Z31, Z1
+	VMULPD      (DX), Z31, Z0
+	VMULPD      64(DX), Z31, Z1
 	VFMADD231PD (SI), Z30, Z0
 	VFMADD231PD 64(SI), Z30, Z1
 	VMOVUPD     Z0, (DI)
 	VMOVUPD     Z1, 64(DI)
 	ADDQ        $128, SI
+	ADDQ        $128, DX
 	ADDQ        $128, DI
 	DECQ        BX
 	JNZ         axpby512_loop
@@ -601,17 +603,18 @@ axpby512_loop:
 axpby512_eight:
 	TESTQ       $8, CX
 	JZ          axpby512_tail
-	VMULPD      (DI), Z31, Z0
+	VMULPD      (DX), Z31, Z0
 	VFMADD231PD (SI), Z30, Z0
 	VMOVUPD     Z0, (DI)
 	ADDQ        $64, SI
+	ADDQ        $64, DX
 	ADDQ        $64, DI
 
 axpby512_tail:
 	ANDQ $7, CX
 	JZ   axpby512_done
 	LOAD_TAIL_MASK_K
-	VMOVUPD.Z   (DI), K1, Z0
+	VMOVUPD.Z   (DX), K1, Z0
 	VMOVUPD.Z   (SI), K1, Z1
 	VMULPD      Z31, Z0, Z0
 	VFMADD231PD Z1, Z30, Z0
@@ -621,27 +624,29 @@ axpby512_done:
 	VZEROUPPER
 	RET
 
-// func axpbyAVX2(alpha float64, x []float64, beta float64, y []float64)
+// func axpbyAVX2(dst []float64, alpha float64, x []float64, beta float64, y []float64)
 // Requires: AVX, FMA
-TEXT ·axpbyAVX2(SB), NOSPLIT, $0-64
-	VBROADCASTSD alpha+0(FP), Y14
-	MOVQ         x_base+8(FP), SI
-	MOVQ         x_len+16(FP), CX
-	VBROADCASTSD beta+32(FP), Y15
-	MOVQ         y_base+40(FP), DI
+TEXT ·axpbyAVX2(SB), NOSPLIT, $0-88
+	MOVQ         dst_base+0(FP), DI
+	VBROADCASTSD alpha+24(FP), Y14
+	MOVQ         x_base+32(FP), SI
+	MOVQ         x_len+40(FP), CX
+	VBROADCASTSD beta+56(FP), Y15
+	MOVQ         y_base+64(FP), DX
 
 	MOVQ CX, BX
 	SHRQ $3, BX
 	JZ   axpby256_four
 
 axpby256_loop:
-	VMULPD      (DI), Y15, Y0
-	VMULPD      32(DI), Y15, Y1
+	VMULPD      (DX), Y15, Y0
+	VMULPD      32(DX), Y15, Y1
 	VFMADD231PD (SI), Y14, Y0
 	VFMADD231PD 32(SI), Y14, Y1
 	VMOVUPD     Y0, (DI)
 	VMOVUPD     Y1, 32(DI)
 	ADDQ        $64, SI
+	ADDQ        $64, DX
 	ADDQ        $64, DI
 	DECQ        BX
 	JNZ         axpby256_loop
@@ -649,17 +654,18 @@ axpby256_loop:
 axpby256_four:
 	TESTQ       $4, CX
 	JZ          axpby256_tail
-	VMULPD      (DI), Y15, Y0
+	VMULPD      (DX), Y15, Y0
 	VFMADD231PD (SI), Y14, Y0
 	VMOVUPD     Y0, (DI)
 	ADDQ        $32, SI
+	ADDQ        $32, DX
 	ADDQ        $32, DI
 
 axpby256_tail:
 	ANDQ $3, CX
 	JZ   axpby256_done
 	LOAD_TAIL_MASK_Y(CX, AX, Y2)
-	VMASKMOVPD  (DI), Y2, Y0
+	VMASKMOVPD  (DX), Y2, Y0
 	VMASKMOVPD  (SI), Y2, Y1
 	VMULPD      Y15, Y0, Y0
 	VFMADD231PD Y1, Y14, Y0

@@ -64,12 +64,12 @@ func dot(x, y []float64) float64 {
 	return dotNEON(x, y)
 }
 
-func axpby(alpha float64, x []float64, beta float64, y []float64) {
+func axpby(dst []float64, alpha float64, x []float64, beta float64, y []float64) {
 	if !useNEON {
-		axpbyGeneric(alpha, x, beta, y)
+		axpbyGeneric(dst, alpha, x, beta, y)
 		return
 	}
-	axpbyNEON(alpha, x, beta, y)
+	axpbyNEON(dst, alpha, x, beta, y)
 }
 
 func weightedSum(dst, w, x []float64, n int, rows []int) {
@@ -141,10 +141,11 @@ func scaleAddRankKNEON(a []float64, n, rows, cols int, alpha float64, beta, p, q
 //go:noescape
 func dotNEON(x, y []float64) float64
 
-// axpbyNEON computes y[i] = fma(α, x[i], β·y[i]) for i < len(x) ≤ len(y).
+// axpbyNEON computes dst[i] = fma(α, x[i], β·y[i]) for i < len(x) ≤
+// len(y), len(dst).
 //
 //go:noescape
-func axpbyNEON(alpha float64, x []float64, beta float64, y []float64)
+func axpbyNEON(dst []float64, alpha float64, x []float64, beta float64, y []float64)
 
 // weightedSumNEON computes, for j < len(dst), the chain of fused
 // multiply-adds

@@ -16,6 +16,7 @@
 
 // General registers.
 #define PY     R0   // y (output of the tiles; y of dot and axpby)
+#define PD     R1   // dst of axpby (PA0 elsewhere)
 #define PA0    R1   // rows of a (a in scaleAddOuter)
 #define PA1    R2
 #define PA2    R3
@@ -352,23 +353,24 @@ sum:
 	FMOVD FC00, ret+48(FP)
 	RET
 
-// func axpbyNEON(alpha float64, x []float64, beta float64, y []float64)
-TEXT ·axpbyNEON(SB), NOSPLIT, $0-64
-	MOVD alpha+0(FP), TMP
+// func axpbyNEON(dst []float64, alpha float64, x []float64, beta float64, y []float64)
+TEXT ·axpbyNEON(SB), NOSPLIT, $0-88
+	MOVD dst_base+0(FP), PD
+	MOVD alpha+24(FP), TMP
 	VDUP TMP, ALPHA.D2
-	MOVD beta+32(FP), TMP
+	MOVD beta+56(FP), TMP
 	VDUP TMP, BETA.D2
 	LOADNZ
-	MOVD x_base+8(FP), PX0
-	MOVD x_len+16(FP), N
-	MOVD y_base+40(FP), PY
+	MOVD x_base+32(FP), PX0
+	MOVD x_len+40(FP), N
+	MOVD y_base+64(FP), PY
 	LSR  $3, N, CNT
 	CBZ  CNT, pairs
 
-	// for each block of 8: y[i:i+8] = fma(α, x[i:i+8], β·y[i:i+8])
+	// for each block of 8: dst[i:i+8] = fma(α, x[i:i+8], β·y[i:i+8])
 loop8:
 	VLD1.P 64(PX0), [X0.D2, X1.D2, X2.D2, X3.D2]
-	VLD1   (PY), [Y0.D2, Y1.D2, Y2.D2, Y3.D2]
+	VLD1.P 64(PY), [Y0.D2, Y1.D2, Y2.D2, Y3.D2]
 	MUL(BETA, Y0, T0)
 	MUL(BETA, Y1, T1)
 	MUL(BETA, Y2, T2)
@@ -377,7 +379,7 @@ loop8:
 	VFMLA  ALPHA.D2, X1.D2, T1.D2
 	VFMLA  ALPHA.D2, X2.D2, T2.D2
 	VFMLA  ALPHA.D2, X3.D2, T3.D2
-	VST1.P [T0.D2, T1.D2, T2.D2, T3.D2], 64(PY)
+	VST1.P [T0.D2, T1.D2, T2.D2, T3.D2], 64(PD)
 	SUBS   $1, CNT
 	BNE    loop8
 
@@ -389,10 +391,10 @@ pairs:
 
 loop2:
 	VLD1.P 16(PX0), [X0.D2]
-	VLD1   (PY), [Y0.D2]
+	VLD1.P 16(PY), [Y0.D2]
 	MUL(BETA, Y0, T0)
 	VFMLA  ALPHA.D2, X0.D2, T0.D2
-	VST1.P [T0.D2], 16(PY)
+	VST1.P [T0.D2], 16(PD)
 	SUBS   $1, CNT
 	BNE    loop2
 
@@ -403,7 +405,7 @@ odd:
 	FMOVD  (PY), FY0
 	FMULD  FBETA, FY0
 	FMADDD FALPHA, FY0, FX0, FY0 // FY0 += FX0·α
-	FMOVD  FY0, (PY)
+	FMOVD  FY0, (PD)
 
 done:
 	RET

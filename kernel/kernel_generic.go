@@ -78,11 +78,11 @@ func dotGeneric(x, y []float64) float64 {
 	return s
 }
 
-// axpbyGeneric computes y[i] = α·x[i] + β·y[i].
-func axpbyGeneric(alpha float64, x []float64, beta float64, y []float64) {
-	y = y[:len(x)]
+// axpbyGeneric computes dst[i] = α·x[i] + β·y[i].
+func axpbyGeneric(dst []float64, alpha float64, x []float64, beta float64, y []float64) {
+	y, dst = y[:len(x)], dst[:len(x)]
 	for i, xi := range x {
-		y[i] = alpha*xi + beta*y[i]
+		dst[i] = alpha*xi + beta*y[i]
 	}
 }
 
@@ -136,6 +136,6 @@ func weightedSumGeneric(dst, w, x []float64, n int, rows []int) {
 	m := len(dst)
 	for i, wi := range w {
 		r := rows[i]
-		axpbyGeneric(wi, x[r*n:r*n+m], 1, dst)
+		axpbyGeneric(dst, wi, x[r*n:r*n+m], 1, dst)
 	}
 }

@@ -20,8 +20,8 @@ func scaleAddRankK(a []float64, n, rows, cols int, alpha float64, beta, p, q []f
 
 func dot(x, y []float64) float64 { return dotGeneric(x, y) }
 
-func axpby(alpha float64, x []float64, beta float64, y []float64) {
-	axpbyGeneric(alpha, x, beta, y)
+func axpby(dst []float64, alpha float64, x []float64, beta float64, y []float64) {
+	axpbyGeneric(dst, alpha, x, beta, y)
 }
 
 func scale(alpha float64, x []float64) { scaleGeneric(alpha, x) }

@@ -834,6 +834,34 @@ func TestAxpBy(t *testing.T) {
 			if i := sameResults(got, g2.s); i >= 0 {
 				c.errorf("AxpBy %s: not deterministic (or depends on alignment) at %d: %v then %v", tc.desc, i, got[i], g2.s[i])
 			}
+			if tc.inPlace {
+				continue
+			}
+			// AxpByTo: AxpBy's bits into a third slice, y unchanged, also
+			// at other offsets; and into x itself.
+			g3 := newGuarded((tc.offY+1)%8, tc.n)
+			ys := placed((tc.offY+6)%8, tc.y)
+			AxpByTo(g3.s, tc.alpha, tc.x, tc.beta, ys)
+			if !checkGuards(t, g3, "AxpByTo "+tc.desc) {
+				continue
+			}
+			if i := sameResults(got, g3.s); i >= 0 {
+				c.errorf("AxpByTo %s: dst[%d] = %v, AxpBy gives %v", tc.desc, i, g3.s[i], got[i])
+			}
+			if i := sameBits(tc.y, ys); i >= 0 {
+				c.errorf("AxpByTo %s: modified y[%d]", tc.desc, i)
+			}
+			if i := sameBits(x0, tc.x); i >= 0 {
+				c.errorf("AxpByTo %s: modified x[%d]", tc.desc, i)
+			}
+			g4 := newGuarded(tc.offX, tc.n)
+			copy(g4.s, tc.x)
+			AxpByTo(g4.s, tc.alpha, g4.s, tc.beta, ys)
+			if checkGuards(t, g4, "AxpByTo into x "+tc.desc) {
+				if i := sameResults(got, g4.s); i >= 0 {
+					c.errorf("AxpByTo into x %s: dst[%d] = %v, AxpBy gives %v", tc.desc, i, g4.s[i], got[i])
+				}
+			}
 		}
 	})
 }
@@ -1533,6 +1561,10 @@ func TestMisusePanics(t *testing.T) {
 		mustPanic(t, "AxpBy partial overlap", func() { AxpBy(1, buf.s[0:10], 1, buf.s[1:11]) })
 		mustPanic(t, "AxpBy partial overlap (x after y)", func() { AxpBy(1, buf.s[5:15], 1, buf.s[0:10]) })
 		mustPanic(t, "Axpy partial overlap", func() { Axpy(2, buf.s[0:10], buf.s[9:19]) })
+		mustPanic(t, "AxpByTo length mismatch (dst)", func() { AxpByTo(gy2.s, 1, x[:4], 1, x[:4]) })
+		mustPanic(t, "AxpByTo length mismatch (y)", func() { AxpByTo(gy2.s, 1, x[:5], 1, x[:4]) })
+		mustPanic(t, "AxpByTo dst overlaps x", func() { AxpByTo(buf.s[1:11], 1, buf.s[0:10], 1, x[:10]) })
+		mustPanic(t, "AxpByTo dst overlaps y", func() { AxpByTo(buf.s[0:10], 1, x[:10], 1, buf.s[2:12]) })
 		checkGuards(t, gy2, "AxpBy misuse")
 		if i := sameBits(gy2.s, []float64{guard, guard, guard, guard, guard}); i >= 0 {
 			t.Errorf("AxpBy misuse wrote y[%d]", i)

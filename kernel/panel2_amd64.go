@@ -17,9 +17,10 @@ func usePanelsAVX2(n, k int) bool {
 	return useAVX2 && !useAVX512 && n >= panel2MinN && k >= panel2MinK
 }
 
-// panel2MinN is the smallest n for the AVX2 panels (on Zen 4 the whole-row
-// tiles were 2 % faster at n = 512, the panels 10 % faster at 768), panel2MinK
-// the smallest k (one register of vectors).
+// panel2MinN is the smallest n for the AVX2 panels (below it the whole-row
+// tiles are as fast), panel2MinK the smallest k (one register of vectors).
+// The constants of this file were measured: docs/performance.md, "Tuning
+// constants".
 const (
 	panel2MinN = 768
 	panel2MinK = 4
@@ -27,9 +28,8 @@ const (
 
 // panel2FusedMinN is the smallest n at which UpdateMulVecs updates A inside
 // the AVX2 panels' pass: there the update waits for A's blocks in each tile,
-// which pays once A no longer fits the last-level cache. On Zen 4 (32 MiB
-// L3) the separate ScaleAddOuter pass was 6 % faster at n = 1024 (A 8 MiB),
-// the fused one 13 % faster at 1536 and 2048 and 29 % at 3072.
+// which pays once A no longer fits the last-level cache; below, the
+// separate ScaleAddOuter pass is faster.
 const panel2FusedMinN = 1536
 
 // panel2Rows is the number of rows of A in one tile of panel4AVX2.
@@ -37,8 +37,7 @@ const panel2Rows = 4
 
 // panel2Pack is the room for the packed panel in float64s (24 KiB): kc·kp ≤
 // panel2Pack, so that the panel stays in L1 with the tile's rows of A (kc =
-// 128 columns at k = 24). On Zen 4, 8192 (64 KiB, from L2) ran at 41 GFLOP/s
-// at n = 1016, 3072 at 50.
+// 128 columns at k = 24); a larger panel, read from L2, is slower.
 const panel2Pack = 3072
 
 // mulVecsPanelsAVX2 computes MulVecs on the AVX2 panels; with update it

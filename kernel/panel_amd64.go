@@ -32,8 +32,7 @@ const panelPack = 8192
 
 // panelPackWide is panelPack for n ≥ panelWideN (128 KiB): panels of up to
 // 512 columns, whose longer runs of each row of A the memory system streams
-// better (at n = 1024 and 4096 the fused update and sampling took 4 and 7 %
-// less time than with 384 columns; at n = 256 the larger frame cost 5 %).
+// better at large n (measured: docs/performance.md, "Tuning constants").
 const panelPackWide = 16384
 
 // panelWideN is the smallest n that runs the wide panels.

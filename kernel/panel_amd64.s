@@ -870,8 +870,8 @@ p8_tile_next:
 // x starts at the panel's first column. Blocks of 8 vectors × 8 columns are
 // loaded a row (one vector's 8 columns) at a time and transposed in
 // registers (TRANSPOSE8: Z24-Z31 are the columns), under masks that read
-// nothing past the k vectors or the kc columns: the gathers this replaces
-// took about 10 cycles each on Zen 4, 8 for a block.
+// nothing past the k vectors or the kc columns, instead of a gather a
+// column, which is slow.
 //
 // Registers: SI x at the current column block, DI xt at its first row, BX
 // the group of 8 vectors, DX its place in xt, R11 the stride of xt (8·kp

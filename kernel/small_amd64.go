@@ -7,9 +7,9 @@ package kernel
 // At n = 8 with the paper's λ = 10 it replaces four calls of the whole-row
 // tiles (eight at n = 16), each with horizontal sums.
 
-// smallMaxN is the largest n that MulVecs runs on mulVecsSmallAVX512. With
-// k = 14, medians of 7 (µs, small kernel against whole-row tiles): n = 17
-// 0.4/0.7, 24 0.45/0.85, 32 0.9/1.2, 48 2.1/2.3, 64 3.6/3.6.
+// smallMaxN is the largest n that MulVecs runs on mulVecsSmallAVX512: above
+// it the whole-row tiles are as fast (measured: docs/performance.md,
+// "Tuning constants").
 const smallMaxN = 32
 
 // smallWork bounds the multiply-adds of one assembly call (assembly is not

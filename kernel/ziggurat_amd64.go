@@ -14,7 +14,7 @@ func ziggurat(z []float64, s *[4 * ZigLanes]uint64, x *[257]float64, rej []uint6
 
 // zigguratAVX512 is zigguratGeneric with the 8 lanes in one register each
 // of the four state words: each lane's x[j] and x[j+1] are one 16-byte load
-// (two gathers took 0.4 ns a deviate more on Zen 4), and the accepted
+// (faster than two gathers), and the accepted
 // deviates and the rejected draws are compress-stored in lane order.
 // len(z) ≥ 1, len(rej) ≥ 8.
 //
@@ -24,8 +24,7 @@ func zigguratAVX512(z []float64, s *[4 * ZigLanes]uint64, x *[257]float64, rej [
 // zigguratAVX2 is zigguratGeneric with the 8 lanes in two 256-bit registers
 // of each state word, each lane's x[j] and x[j+1] one 16-byte load; without
 // compress-stores, a round with a rejected or dead lane walks its lanes in
-// order (5 % of the rounds at the normal's tables). len(z) ≥ 1, len(rej) ≥
-// 8.
+// order (rare at the normal's tables). len(z) ≥ 1, len(rej) ≥ 8.
 //
 //go:noescape
 func zigguratAVX2(z []float64, s *[4 * ZigLanes]uint64, x *[257]float64, rej []uint64) (acc, nrej int)

@@ -90,8 +90,8 @@ live:
 	// j = r & 255, u = float(2 + (r >> 12)·2⁻⁵²) − 3, d = u·x[j], accept
 	// |d| < x[j+1]. x[j] and x[j+1] of every lane, live or not: one 16-byte
 	// load a lane, four lanes' pairs inserted into Z13 (lanes 0-3) and
-	// Z17 (4-7), then parted by two permutations (on Zen 4 two gathers of
-	// 8 took 0.4 ns a deviate more).
+	// Z17 (4-7), then parted by two permutations (faster than two gathers
+	// of 8).
 	VPANDQ       Z7, Z8, Z10
 	VPSRLQ       $12, Z8, Z11
 	VPORQ        Z5, Z11, Z11

@@ -204,11 +204,11 @@ func runGonum(p problem, seed uint64, budget int) compareRun {
 
 // defaultLambda is the library's (the paper's) population size for n.
 func defaultLambda(n int) int {
-	opt, err := mmaes.New(mmaes.DefaultConfig(n))
+	par, err := mmaes.DefaultConfig(n).Params()
 	if err != nil {
 		return 0
 	}
-	return opt.Lambda()
+	return par.Lambda
 }
 
 // summarize returns the successes, the median evaluations of the

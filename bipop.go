@@ -1,0 +1,82 @@
+package mmaes
+
+import "math"
+
+// bipop is the BIPOP strategy (see BIPOP): it alternates small- and
+// large-population runs by the evaluations each regime has spent.
+type bipop struct {
+	max    int // large runs allowed
+	sigma0 float64
+
+	small      bool // the current run is a small one (the first is)
+	large      int  // large runs made
+	evalsSmall int  // evaluations of the finished small runs
+	evalsLarge int  // and of the finished large runs
+
+	next bipopState // the state plan moves to
+}
+
+// bipopState is the part of bipop's state that a restart changes.
+type bipopState struct {
+	small                  bool
+	large                  int
+	evalsSmall, evalsLarge int
+}
+
+func (s *bipop) allows(int) bool { return true }
+
+func (s *bipop) plan(r *runs, lambda, spent int, src *xoshiro) (runPlan, bool) {
+	lambda0 := r.lambda0
+	nx := bipopState{large: s.large, evalsSmall: s.evalsSmall, evalsLarge: s.evalsLarge}
+	if s.small {
+		nx.evalsSmall += spent
+	} else {
+		nx.evalsLarge += spent
+	}
+	sigma := s.sigma0
+	if nx.evalsSmall < nx.evalsLarge {
+		nx.small = true
+		u1 := uniform(src)
+		u2 := uniform(src)
+		sigma *= math.Pow(0.01, u1)
+		lamL := float64(lambda0 << nx.large)
+		l := math.Floor(float64(lambda0) * math.Pow(lamL/float64(lambda0), u2*u2))
+		lambda = int(min(max(l, float64(lambda0)), lamL))
+	} else {
+		if nx.large >= s.max {
+			return runPlan{}, false // no large run left: stop
+		}
+		nx.large++
+		lambda = lambda0 << nx.large
+	}
+	p := runPlan{lambda: lambda, sigma: sigma}
+	if nx.small {
+		p.maxGen = max(1, nx.evalsLarge/(2*lambda))
+	}
+	s.next = nx
+	return p, true
+}
+
+func (s *bipop) commit() {
+	s.small, s.large = s.next.small, s.next.large
+	s.evalsSmall, s.evalsLarge = s.next.evalsSmall, s.next.evalsLarge
+}
+
+func (s *bipop) valid(r *runs, lambda int) bool {
+	l0 := r.lambda0
+	return s.large <= s.max && s.large <= r.restarts &&
+		lambda >= l0 && lambda <= l0<<s.large && (s.small || lambda == l0<<s.large)
+}
+
+func (s *bipop) encode(e *encoder) {
+	e.bool(s.small)
+	e.int(s.large)
+	e.int(s.evalsSmall)
+	e.int(s.evalsLarge)
+}
+
+func (s *bipop) decode(d *decoder) error {
+	s.small = d.bool()
+	s.large, s.evalsSmall, s.evalsLarge = d.int(), d.int(), d.int()
+	return d.err
+}

@@ -1,0 +1,131 @@
+package mmaes
+
+import "strconv"
+
+// Update selects the search distribution's family and the rule that adapts
+// it (Config.Update). All three are full-matrix rules: the distribution is
+// N(m, σ²·A·Aᵀ) with A an n×n matrix, A = I at the start of a run.
+type Update int
+
+const (
+	// MMA is the paper's update (Algorithm 1, line 13):
+	//
+	//	A ← (1 − c1/2)·A + (c1/2)·p·vᵀ.
+	MMA Update = iota
+	// ECMA is the efficient Cholesky CMA-ES update the paper derives MMA
+	// from (eq. eCMA): the same two paths with the exact coefficient,
+	//
+	//	A ← √(1−c1)·A + b·p·vᵀ,  b = √(1−c1)/‖v‖²·(√(1 + c1/(1−c1)·‖v‖²) − 1).
+	ECMA
+	// Cholesky is the Cholesky CMA-ES (Suttorp et al. 2009) the paper
+	// compares with: it keeps A and A_inv ≈ A⁻¹, sets u = A_inv·p and
+	//
+	//	A     ← √(1−c1)·A + √(1−c1)/‖u‖²·(√(1+c1/(1−c1)·‖u‖²) − 1)·p·uᵀ,
+	//	A_inv ← A_inv/√(1−c1) + 1/(√(1−c1)·‖u‖²)·(1/√(1+c1/(1−c1)·‖u‖²) − 1)·u·(uᵀA_inv).
+	//
+	// The v-path is kept (Optimizer.V) but not used.
+	Cholesky
+
+	numUpdates
+)
+
+// String returns "MMA", "ECMA" or "Cholesky".
+func (u Update) String() string {
+	switch u {
+	case MMA:
+		return "MMA"
+	case ECMA:
+		return "ECMA"
+	case Cholesky:
+		return "Cholesky"
+	}
+	return "Update(" + strconv.Itoa(int(u)) + ")"
+}
+
+// A distribution is the search distribution's shape and how it learns: the
+// optimizer samples x_i = m + σ·y_i with y_i = A·z_i and z_i ~ N(0, I), and
+// after ranking hands the generation to the distribution to adapt A. The
+// mean, the step size σ, selection, stops and restarts are the optimizer's;
+// everything about A (its storage, its paths, its update rule, the bounds on
+// its rows the stop tests need) is the distribution's.
+//
+// Adding a distribution: a type implementing this interface in a file of
+// its own, its Update constant above, and its cases in newDistribution,
+// checkDistribution and distributionRates below.
+type distribution interface {
+	// setParams takes the rates of a run (Params) and sizes the buffers
+	// that depend on λ and μ, allocating only when they grow.
+	setParams(par *Params, lambda int)
+	// reset sets the initial state of a run: A = I, paths zero.
+	reset()
+	// sample sets y_i = A·z_i for the k rows of z (n each), row-major
+	// into y. It applies an update left pending by commit.
+	sample(y, z []float64, k int)
+	// propose computes the update for the ranked generation g into
+	// scratch space and reports whether its result is finite; it changes
+	// no state.
+	propose(g *generation) bool
+	// commit applies the last successful proposal.
+	commit(g *generation)
+	// inspect returns what the stop tests need after the update of
+	// generation gen (the count of all generations so far).
+	inspect(gen int) health
+	// flush applies a pending update, so that the state is A itself.
+	flush()
+	// encode appends the state to e; decode reads it back into a
+	// distribution made for the same Config and Params, and validates it
+	// (live: the state of a running optimizer, which must be finite).
+	encode(e *encoder)
+	decode(d *decoder, live bool) error
+
+	// For the accessors: A (a copy the distribution keeps), the inverse
+	// factor (nil if none) and the two paths of the full-matrix rules.
+	matrix() []float64
+	inverse() []float64
+	paths() (p, v []float64)
+}
+
+// A generation is what the optimizer hands to the distribution after
+// ranking: the population of z_i and y_i = A·z_i (λ×n, row-major), the
+// ranking (idx[k] is the k-th best), the μ weights and the weighted sums of
+// the selected steps z_w = Σ w_k·z_{k:λ}, y_w = Σ w_k·y_{k:λ}.
+type generation struct {
+	z, y    []float64
+	idx     []int
+	weights []float64
+	zw, yw  []float64
+}
+
+// health is what a distribution reports to the stop tests.
+type health struct {
+	// maxRow is an upper bound of the largest row norm of A, max_i ‖A_i‖
+	// (the largest standard deviation of a coordinate, relative to σ);
+	// exact when scanned.
+	maxRow float64
+	// minRow is the smallest row norm when scanned, else NaN.
+	minRow float64
+	// scanned says the row norms were computed exactly this generation.
+	scanned bool
+	// broken says the state is not finite or degenerate (a zero row).
+	broken bool
+}
+
+// newDistribution returns the distribution of a validated cfg (its rates
+// and λ-sized buffers come with setParams).
+func newDistribution(cfg *Config) distribution {
+	return newFullMatrix(cfg.Dim, cfg.Update, cfg.RankMu)
+}
+
+// checkDistribution validates the options of the update rule.
+func checkDistribution(cfg *Config, _ *Params) error {
+	if cfg.Update < 0 || cfg.Update >= numUpdates {
+		return cfgErr("Update", "%d: unknown update rule", int(cfg.Update))
+	}
+	return checkFullMatrix(cfg)
+}
+
+// distributionRates resolves the distribution's rates of a run (the path
+// rate c, c1, c_μ) into p, whose λ, μ and μ_eff are set.
+func distributionRates(cfg *Config, p *Params) error {
+	return fullMatrixRates(cfg, p)
+}

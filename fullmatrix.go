@@ -1,0 +1,325 @@
+package mmaes
+
+import (
+	"math"
+
+	"github.com/mmaes-go/mmaes/kernel"
+)
+
+// fullMatrix is the distribution of the paper's three rules (MMA, ECMA,
+// Cholesky), optionally with the rank-μ term (MMA only): A is a dense n×n
+// row-major matrix, learnt from two evolution paths,
+//
+//	p ← (1−c)·p + √(c(2−c)μ_eff)·y_w   (in the space of the steps y = A·z)
+//	v ← (1−c)·v + √(c(2−c)μ_eff)·z_w   (in the space of z: v ≈ A⁻¹·p)
+//
+// and one rank-one update a generation, A ← α·A + β·p·qᵀ with the rule's α,
+// β and q (v, or u = A_inv·p for Cholesky).
+//
+// A is held as s·Ã (see advanceScale): the update's factor α goes into the
+// scalar s, so the pass over A adds the rank-one term with one multiply-add
+// per entry. The update is not applied when it is made: commit records it,
+// and the next sample applies it in the same pass over Ã as the sampling
+// (kernel.UpdateMulVecsWork); whatever reads A before that calls flush,
+// which applies it alone, with the same bits.
+type fullMatrix struct {
+	n      int
+	rule   Update
+	rankMu bool
+
+	// The rates of the run: c (paths), √(c(2−c)μ_eff), c1, c_μ.
+	c, cp, c1, cmu float64
+
+	a     []float64 // Ã, n×n row-major
+	scale float64   // s in A = s·Ã, in [aScaleMin, 1]
+	ainv  []float64 // A_inv (Cholesky only), n×n row-major
+	p, v  []float64
+
+	// The pending rank-one update Ã ← pendAlpha·Ã + pendBeta·p·pendQᵀ
+	// (pendAlpha is 1 but for an exact rescaling of Ã).
+	pend                bool
+	pendAlpha, pendBeta float64
+	pendQ               []float64 // v, or u for Cholesky
+
+	// Upper bounds of the largest row norm of A and A_inv, exact after a
+	// scan (rownorms.go).
+	rowA, rowAInv float64
+
+	// The proposal of propose, applied by commit: the new paths, the
+	// coefficients of the rank-one update of A (α, β, q, ‖q‖) and of
+	// A_inv, max_i |p_i| and ‖v‖.
+	pNew, vNew         []float64
+	alpha, beta        float64
+	q                  []float64
+	normQ, pInf, normV float64
+	invAlpha, invBeta  float64
+	normW              float64
+
+	// Scratch: u = A_inv·p and w = uᵀ·A_inv (Cholesky), the row norms of a
+	// scan, the sampling kernel's work space (kernel.WorkLen, for λ), the
+	// rank-μ blocks and the copy of A that matrix returns (allocated on
+	// its first call).
+	u, w  []float64
+	norms []float64
+	work  []float64
+	rk    rankMuBlocks
+	view  []float64
+}
+
+// newFullMatrix allocates a full-matrix distribution of dimension n; its
+// rates and λ-sized buffers come with setParams.
+func newFullMatrix(n int, rule Update, rankMu bool) *fullMatrix {
+	d := &fullMatrix{n: n, rule: rule, rankMu: rankMu}
+	vec := make([]float64, 7*n)
+	next := func() []float64 {
+		v := vec[:n:n]
+		vec = vec[n:]
+		return v
+	}
+	d.p, d.v, d.pNew, d.vNew = next(), next(), next(), next()
+	d.u, d.w, d.norms = next(), next(), next()
+	d.a = make([]float64, n*n)
+	if rule == Cholesky {
+		d.ainv = make([]float64, n*n)
+	}
+	d.scale, d.rowA, d.rowAInv = 1, 1, 1
+	return d
+}
+
+// checkFullMatrix validates the options of the full-matrix rules: RankMu
+// only with MMA, CMu only with RankMu and in range.
+func checkFullMatrix(cfg *Config) error {
+	if cfg.RankMu && cfg.Update != MMA {
+		return cfgErr("RankMu", "only for the MMA update, not %v", cfg.Update)
+	}
+	if cfg.CMu != 0 && !cfg.RankMu {
+		return cfgErr("CMu", "%g: set without RankMu", cfg.CMu)
+	}
+	if !finite(cfg.CMu) || cfg.CMu < 0 || cfg.CMu >= 1 {
+		return cfgErr("CMu", "%g: must be in (0, 1) (or 0 for the default)", cfg.CMu)
+	}
+	return nil
+}
+
+// fullMatrixRates resolves c (4/(n+4)), c1 (the paper's 2/(n+√2)², or
+// CMA-ES's with rank-μ) and c_μ (rank-μ only).
+func fullMatrixRates(cfg *Config, p *Params) error {
+	nf := float64(cfg.Dim)
+	var err error
+	if p.C, err = rate("C", cfg.C, 4/(nf+4), true); err != nil {
+		return err
+	}
+	c1 := 2 / ((nf + math.Sqrt2) * (nf + math.Sqrt2))
+	if cfg.RankMu {
+		c1 = rankMuC1(nf, p.MuEff)
+	}
+	if p.C1, err = rate("C1", cfg.C1, c1, false); err != nil {
+		return err
+	}
+	if cfg.RankMu {
+		p.CMu = cfg.CMu
+		if p.CMu == 0 {
+			p.CMu = rankMuCMu(nf, p.MuEff, p.C1)
+		}
+		if !(p.C1+p.CMu <= 1) {
+			return cfgErr("CMu", "%g: c1 + c_μ = %g must be ≤ 1", cfg.CMu, p.C1+p.CMu)
+		}
+	}
+	return nil
+}
+
+func (d *fullMatrix) setParams(par *Params, lambda int) {
+	d.c, d.c1, d.cmu = par.C, par.C1, par.CMu
+	d.cp = math.Sqrt(par.C * (2 - par.C) * par.MuEff)
+	if w := kernel.WorkLen(d.n, lambda); len(d.work) < w {
+		d.work = make([]float64, w)
+	}
+	if d.rankMu {
+		d.rk.size(d.n, par.Mu)
+	}
+}
+
+func (d *fullMatrix) reset() {
+	n := d.n
+	d.pend = false
+	d.scale = 1
+	clear(d.a)
+	clear(d.ainv)
+	for i := 0; i < n; i++ {
+		d.a[i*n+i] = 1
+		if d.ainv != nil {
+			d.ainv[i*n+i] = 1
+		}
+	}
+	clear(d.p)
+	clear(d.v)
+	d.rowA, d.rowAInv = 1, 1
+}
+
+// sample computes Ã·z_i for the population with one kernel call, applying
+// the pending update in the same pass, and scales the results by s.
+func (d *fullMatrix) sample(y, z []float64, k int) {
+	n := d.n
+	if d.pend {
+		kernel.UpdateMulVecsWork(y, d.a, n, d.pendAlpha, d.pendBeta, d.p, d.pendQ, z, k, d.work)
+		d.pend = false
+	} else {
+		kernel.MulVecsWork(y, d.a, n, z, k, d.work)
+	}
+	if d.scale != 1 {
+		kernel.Scale(d.scale, y[:k*n])
+	}
+}
+
+// propose computes the new paths and the coefficients of the rule's
+// rank-one update: MMA α = 1 − c1/2, β = c1/2, q = v; ECMA α = √(1−c1),
+// β = ecmaCoef(c1, ‖v‖), q = v; Cholesky the same with q = u = A_inv·p and
+// the coefficients of the A_inv update.
+func (d *fullMatrix) propose(g *generation) bool {
+	n := d.n
+	path(d.pNew, d.p, 1-d.c, d.cp, g.yw)
+	path(d.vNew, d.v, 1-d.c, d.cp, g.zw)
+	d.normV = kernel.Norm(d.vNew)
+	d.pInf = maxAbs(d.pNew)
+	if !finite(d.pInf) || !finite(d.normV) {
+		return false
+	}
+	c1 := d.c1
+	d.q, d.normQ = d.vNew, d.normV
+	switch d.rule {
+	case MMA:
+		d.alpha, d.beta = 1-c1/2, c1/2
+	case ECMA:
+		d.alpha, d.beta = math.Sqrt(1-c1), ecmaCoef(c1, d.normV)
+	case Cholesky:
+		// u = A_inv·p and w = uᵀ·A_inv, both with the old A_inv.
+		kernel.MulVec(d.u, d.ainv, n, d.pNew)
+		normU := kernel.Norm(d.u)
+		if !finite(normU) {
+			return false
+		}
+		kernel.MulVecTrans(d.w, d.ainv, n, d.u)
+		d.normW = kernel.Norm(d.w)
+		if !finite(d.normW) {
+			return false
+		}
+		d.alpha, d.beta = math.Sqrt(1-c1), ecmaCoef(c1, normU)
+		d.q, d.normQ = d.u, normU
+		d.invAlpha, d.invBeta = invCoef(c1, normU)
+	}
+	return true
+}
+
+// commit makes the proposed paths current and records the update of A (or,
+// with rank-μ, applies it), and applies the update of A_inv.
+func (d *fullMatrix) commit(g *generation) {
+	if d.rule == Cholesky {
+		kernel.ScaleAddOuter(d.ainv, d.n, d.invAlpha, d.invBeta, d.u, d.w)
+		d.rowAInv = (d.invAlpha*d.rowAInv + math.Abs(d.invBeta)*maxAbs(d.u)*d.normW) * boundSlack
+	}
+	d.p, d.pNew = d.pNew, d.p
+	d.v, d.vNew = d.vNew, d.v
+	if d.rankMu {
+		d.rankMuUpdate(g) // MMA with the rank-μ term, applied at once
+		return
+	}
+	// Applied by the next sample (or by flush), to Ã:
+	// s·Ã ← α·s·Ã + β·p·qᵀ is s' = α·s/ρ and Ã ← ρ·Ã + (β/s')·p·qᵀ.
+	rho := d.advanceScale(d.alpha)
+	d.pend, d.pendAlpha, d.pendBeta, d.pendQ = true, rho, d.beta/d.scale, d.q
+	d.rowA = (d.alpha*d.rowA + math.Abs(d.beta)*d.pInf*d.normQ) * boundSlack
+}
+
+func (d *fullMatrix) flush() {
+	if d.pend {
+		kernel.ScaleAddOuter(d.a, d.n, d.pendAlpha, d.pendBeta, d.p, d.pendQ)
+		d.pend = false
+	}
+}
+
+// matrix returns s·Ã in a copy the distribution keeps (allocated on the
+// first call).
+func (d *fullMatrix) matrix() []float64 {
+	d.flush()
+	if len(d.view) != len(d.a) {
+		d.view = make([]float64, len(d.a))
+	}
+	copy(d.view, d.a)
+	kernel.Scale(d.scale, d.view)
+	return d.view
+}
+
+func (d *fullMatrix) inverse() []float64      { return d.ainv }
+func (d *fullMatrix) paths() (p, v []float64) { return d.p, d.v }
+
+// encode writes s, the row bounds, p, v, Ã and A_inv (Cholesky). A pending
+// update is applied first (flush: the same bits as the next sampling
+// would give).
+func (d *fullMatrix) encode(e *encoder) {
+	d.flush()
+	e.f64(d.scale)
+	e.f64(d.rowA)
+	e.f64(d.rowAInv)
+	e.floats(d.p)
+	e.floats(d.v)
+	e.floats(d.a)
+	e.floats(d.ainv)
+}
+
+func (d *fullMatrix) decode(r *decoder, live bool) error {
+	d.pend = false
+	d.scale = r.f64()
+	d.rowA, d.rowAInv = r.f64(), r.f64()
+	r.floats(d.p)
+	r.floats(d.v)
+	r.floats(d.a)
+	r.floats(d.ainv)
+	if r.err != nil {
+		return r.err
+	}
+	return d.validate(live)
+}
+
+// validate checks a decoded state: for a live run s in [aScaleMin, 1],
+// finite paths and matrices, non-negative bounds.
+func (d *fullMatrix) validate(live bool) error {
+	if !live {
+		return nil
+	}
+	if !allFinite(d.p) || !allFinite(d.v) || !allFinite(d.a) || !allFinite(d.ainv) ||
+		!(d.scale >= aScaleMin && d.scale <= 1) || !(d.rowA >= 0) || !(d.rowAInv >= 0) {
+		return ckErr("live run with a non-finite state")
+	}
+	return nil
+}
+
+// boundSlack covers the rounding of one rank-one update in the row-norm
+// bounds (a few units in the last place of each term).
+const boundSlack = 1 + 1e-14
+
+// ecmaCoef returns the coefficient of p·qᵀ in the eCMA-ES and Cholesky
+// updates,
+//
+//	b = √(1−c1)/‖q‖²·(√(1 + c1/(1−c1)·‖q‖²) − 1) = c1/(√(1−c1)·(√(1+x) + 1)),
+//
+// x = c1/(1−c1)·‖q‖², in the second form, which is the same value without
+// the cancellation in √(1+x) − 1 and without dividing by ‖q‖²: at q = 0 it
+// is the limit c1/(2√(1−c1)), and for ‖q‖² = +Inf it is 0.
+func ecmaCoef(c1, normQ float64) float64 {
+	x := c1 / (1 - c1) * normQ * normQ
+	return c1 / (math.Sqrt(1-c1) * (math.Sqrt(1+x) + 1))
+}
+
+// invCoef returns the scale and rank-one coefficient of the A_inv update of
+// the Cholesky CMA-ES:
+//
+//	1/√(1−c1)  and  1/(√(1−c1)·‖u‖²)·(1/√(1+x) − 1) = −c1/((1−c1)^{3/2}·√(1+x)·(√(1+x) + 1)),
+//
+// x = c1/(1−c1)·‖u‖², again in the cancellation-free second form (limit
+// −c1/(2(1−c1)^{3/2}) at u = 0).
+func invCoef(c1, normU float64) (alpha, beta float64) {
+	x := c1 / (1 - c1) * normU * normU
+	r := math.Sqrt(1 + x)
+	sq := math.Sqrt(1 - c1)
+	return 1 / sq, -c1 / ((1 - c1) * sq * r * (r + 1))
+}

@@ -1,0 +1,107 @@
+package mmaes_test
+
+import (
+	"encoding/binary"
+	"hash/crc32"
+	"math"
+	"testing"
+
+	"github.com/mmaes-go/mmaes"
+)
+
+// ckLayout gives the byte offsets of the fields of a version-4 checkpoint
+// of o, from the format as MarshalBinary's doc comment states it: a second,
+// independent description of the layout for the tests that rewrite fields.
+func ckLayout(t testing.TB, o *mmaes.Optimizer) map[string]int {
+	t.Helper()
+	cfg := o.Config()
+	n, mu := o.Dim(), o.Mu()
+	hist := o.Params().TolFunHist
+	off := map[string]int{}
+	pos := 12
+	word := func(name string) { off[name] = pos; pos += 8 }
+	vec := func(name string, k int) { off[name] = pos; pos += 8 * k }
+	for _, f := range []string{"Dim", "Seed", "Sigma", "Update", "Lambda", "Mu", "C", "C1", "CSigma", "DSigma",
+		"TargetF", "MaxEvals", "MaxGenerations", "TolFun", "TolFunHist", "TolX", "MaxCondition", "RankMu", "CMu",
+		"Restart", "MaxRestarts", "Workers"} {
+		word("cfg." + f)
+	}
+	vec("cfg.Mean", n)
+	word("cfg.hasLower")
+	if cfg.Lower != nil {
+		vec("cfg.Lower", n)
+	}
+	word("cfg.hasUpper")
+	if cfg.Upper != nil {
+		vec("cfg.Upper", n)
+	}
+	word("par.Lambda")
+	word("par.Mu")
+	vec("par.Weights", mu)
+	for _, f := range []string{"MuEff", "C", "C1", "CSigma", "DSigma", "ChiN", "TolFunHist", "CMu"} {
+		word("par." + f)
+	}
+	for _, f := range []string{"gen", "evals", "reason", "asked"} {
+		word(f)
+	}
+	vec("m", n)
+	word("sigma")
+	vec("s", n)
+	word("best.ok")
+	word("best.f")
+	vec("best.x", n)
+	word("hist.pos")
+	word("hist.len")
+	vec("hist", hist)
+	for _, f := range []string{"restarts", "run.gen", "run.evals0", "run.maxGen"} {
+		word(f)
+	}
+	if cfg.Restart == mmaes.BIPOP {
+		for _, f := range []string{"bipop.small", "bipop.large", "bipop.evalsSmall", "bipop.evalsLarge"} {
+			word(f)
+		}
+	}
+	word("scale")
+	word("rowA")
+	word("rowAInv")
+	vec("p", n)
+	vec("v", n)
+	vec("A", n*n)
+	if cfg.Update == mmaes.Cholesky {
+		vec("AInv", n*n)
+	}
+	off["population"] = pos // Z, Y, X when asked
+	return off
+}
+
+// rewrite returns b with the word at off set to v and the CRC fixed.
+func rewrite(b []byte, off int, v uint64) []byte {
+	b = append([]byte(nil), b...)
+	binary.LittleEndian.PutUint64(b[off:], v)
+	binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.ChecksumIEEE(b[:len(b)-4]))
+	return b
+}
+
+// TestCkLayout checks ckLayout against a checkpoint: the fields it names
+// hold the optimizer's values, and the length is the layout's plus the
+// generator's 36 words and the CRC.
+func TestCkLayout(t *testing.T) {
+	for _, cfg := range []mmaes.Config{featureConfig(mmaes.BIPOP), startConfig(4, mmaes.Cholesky, 3)} {
+		o := mustNew(t, cfg)
+		runGensAny(t, o, sphere, 5)
+		o.Ask()
+		b := state(t, o)
+		off := ckLayout(t, o)
+		u := func(name string) uint64 { return binary.LittleEndian.Uint64(b[off[name]:]) }
+		f := func(name string) float64 { return math.Float64frombits(u(name)) }
+		if int(u("cfg.Dim")) != o.Dim() || int(u("par.Lambda")) != o.Lambda() || int(u("gen")) != o.Generation() ||
+			int(u("evals")) != o.Evals() || f("sigma") != o.Sigma() || f("m") != o.Mean()[0] ||
+			int(u("restarts")) != o.Restarts() || f("best.f") != o.BestF() || u("asked") != 1 {
+			t.Fatalf("%v: the layout does not match the checkpoint", cfg.Update)
+		}
+		n, lam := o.Dim(), o.Lambda()
+		if want := off["population"] + 8*3*lam*n + 8*36 + 4; len(b) != want {
+			t.Fatalf("%v: %d bytes, layout %d", cfg.Update, len(b), want)
+		}
+	}
+}

@@ -1,0 +1,86 @@
+package mmaes
+
+import "github.com/mmaes-go/mmaes/kernel"
+
+// population holds one generation: the λ×n row-major z_i ~ N(0, I),
+// y_i = A·z_i and candidates x_i = m + σ·y_i, the views Ask hands out, the
+// fitness values and the ranking, and the generation handed to the
+// distribution. Its buffers have room for the largest λ so far; resize
+// reslices them for the current one.
+type population struct {
+	n, lambda int
+	z, y, x   []float64
+	xs        [][]float64
+	evalBuf   []float64 // Optimize's fitness values
+	fit       []float64 // Tell's copy of the fitness values
+	idx       []int     // ranking: idx[k] is the k-th best candidate
+	sel       generation
+}
+
+func newPopulation(n int) population {
+	v := make([]float64, 2*n)
+	return population{n: n, sel: generation{zw: v[:n:n], yw: v[n:]}}
+}
+
+// resize sizes the population for λ candidates and the selection for the
+// weights w (μ of them), allocating only when λ exceeds every λ before.
+func (p *population) resize(lambda int, w []float64) {
+	n := p.n
+	if cap(p.idx) < lambda {
+		pop := make([]float64, 3*lambda*n)
+		p.z, p.y, p.x = pop[:0:lambda*n], pop[lambda*n:lambda*n:2*lambda*n], pop[2*lambda*n:2*lambda*n]
+		p.xs = make([][]float64, lambda)
+		p.evalBuf = make([]float64, lambda)
+		p.fit = make([]float64, lambda)
+		p.idx = make([]int, lambda)
+	}
+	p.lambda = lambda
+	p.z, p.y, p.x = p.z[:lambda*n], p.y[:lambda*n], p.x[:lambda*n]
+	p.xs, p.evalBuf, p.fit, p.idx = p.xs[:lambda], p.evalBuf[:lambda], p.fit[:lambda], p.idx[:lambda]
+	p.sel.z, p.sel.y, p.sel.idx, p.sel.weights = p.z, p.y, p.idx, w
+}
+
+// place sets x_i = m + σ·y_i for the whole population.
+func (p *population) place(m []float64, sigma float64) {
+	n, ln := p.n, p.lambda*p.n
+	for i := 0; i < ln; i += n {
+		copy(p.x[i:i+n], m)
+	}
+	kernel.Axpy(sigma, p.y[:ln], p.x[:ln])
+}
+
+// views returns the candidates as λ slices of the population buffer.
+func (p *population) views() [][]float64 {
+	n := p.n
+	for i := range p.xs {
+		p.xs[i] = p.x[i*n : i*n+n : i*n+n]
+	}
+	return p.xs
+}
+
+// candidate returns x_i.
+func (p *population) candidate(i int) []float64 { return p.x[i*p.n : i*p.n+p.n] }
+
+// recombine sets the weighted sums y_w and z_w of the μ best steps.
+func (p *population) recombine() {
+	sel := p.idx[:len(p.sel.weights)]
+	kernel.WeightedSum(p.sel.yw, p.sel.weights, p.y, p.n, sel)
+	kernel.WeightedSum(p.sel.zw, p.sel.weights, p.z, p.n, sel)
+}
+
+// encode writes the pending candidates: z, y and x.
+func (p *population) encode(e *encoder) {
+	e.floats(p.z)
+	e.floats(p.y)
+	e.floats(p.x)
+}
+
+func (p *population) decode(d *decoder) error {
+	d.floats(p.z)
+	d.floats(p.y)
+	d.floats(p.x)
+	if d.err == nil && (!allFinite(p.z) || !allFinite(p.y) || !allFinite(p.x)) {
+		return ckErr("non-finite candidates")
+	}
+	return d.err
+}

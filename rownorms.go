@@ -1,0 +1,98 @@
+package mmaes
+
+import (
+	"math"
+
+	"github.com/mmaes-go/mmaes/kernel"
+)
+
+// The stop tests need the row norms of A: TolX compares σ·max_i ‖A_i‖ with
+// its threshold, MaxCondition the ratio of the largest to the smallest, and
+// a non-finite or zero row is a numerical breakdown. Computing them reads
+// all of A, so the full-matrix distribution keeps an upper bound of the
+// largest row norm of A (and of A_inv) by a recurrence in O(n) per update
+// and scans A exactly only every scanEvery generations, or when the bound
+// no longer proves that A is finite.
+
+// scanEvery returns how often (in generations) the row norms of A are
+// computed exactly: every 4th generation up to n = 64, then every
+// ⌈n/16⌉-th, so that the scan (a read of A, and the pending update applied
+// on its own) costs at most 16/n of a pass per generation. At small n a
+// kernel call per row makes it dearer than its bytes, hence the floor of 4.
+func scanEvery(n int) int { return max(4, (n+15)/16) }
+
+// boundLimit is the largest row-norm bound that is taken as proof that every
+// entry of A (or A_inv) is finite; above it, A is scanned.
+const boundLimit = 1e300
+
+// inspect scans A on the schedule (or when its bound is too large) and
+// A_inv when its bound is too large, and reports the bounds.
+func (d *fullMatrix) inspect(gen int) health {
+	h := health{minRow: math.NaN()}
+	h.scanned = gen%scanEvery(d.n) == 0 || !(d.rowA < boundLimit)
+	if h.scanned {
+		h.minRow = d.scanA()
+		if !(d.rowA < math.Inf(1)) || !(h.minRow > 0) {
+			h.broken = true
+			return h
+		}
+	}
+	if d.ainv != nil && !(d.rowAInv < boundLimit) {
+		d.scanAInv()
+		if !(d.rowAInv < math.Inf(1)) {
+			h.broken = true
+			return h
+		}
+	}
+	h.maxRow = d.rowA
+	return h
+}
+
+// scanA computes the row norms of A exactly: it sets rowA to the largest
+// and returns the smallest. A non-finite entry makes the largest non-finite.
+// A pending update is applied in the same pass (kernel.ScaleAddOuterNorms:
+// the bits of flush and then rowNorms, reading A once instead of twice).
+func (d *fullMatrix) scanA() (minRow float64) {
+	if !d.pend {
+		d.rowA, minRow = rowNorms(d.a, d.n)
+	} else {
+		kernel.ScaleAddOuterNorms(d.a, d.n, d.pendAlpha, d.pendBeta, d.p, d.pendQ, d.norms)
+		d.pend = false
+		d.rowA, minRow = extremes(d.norms)
+	}
+	// The norms of Ã's rows, times s.
+	d.rowA *= d.scale
+	return minRow * d.scale
+}
+
+// scanAInv computes the largest row norm of A_inv exactly (Cholesky).
+func (d *fullMatrix) scanAInv() {
+	d.rowAInv, _ = rowNorms(d.ainv, d.n)
+}
+
+// extremes returns the largest and the smallest of the row norms r, both
+// NaN if one is NaN (as rowNorms).
+func extremes(r []float64) (maxRow, minRow float64) {
+	minRow = math.Inf(1)
+	for _, x := range r {
+		if x != x {
+			return x, x
+		}
+		maxRow, minRow = max(maxRow, x), min(minRow, x)
+	}
+	return maxRow, minRow
+}
+
+// rowNorms returns the largest and the smallest row norm of the n×n
+// row-major m; the largest is NaN as soon as a row has a NaN.
+func rowNorms(m []float64, n int) (maxRow, minRow float64) {
+	minRow = math.Inf(1)
+	for i := 0; i < n; i++ {
+		r := kernel.Norm(m[i*n : i*n+n])
+		if r != r {
+			return r, r
+		}
+		maxRow, minRow = max(maxRow, r), min(minRow, r)
+	}
+	return maxRow, minRow
+}

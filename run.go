@@ -1,0 +1,80 @@
+package mmaes
+
+import "math"
+
+// New validates cfg and returns an Optimizer at generation 0: mean cfg.Mean,
+// step size cfg.Sigma, A = I (and A_inv = I), all paths zero. Every buffer
+// the run needs is allocated here. An invalid cfg gives an error that wraps
+// ErrInvalidConfig and is a *ConfigError naming the field.
+func New(cfg Config) (*Optimizer, error) {
+	par, err := resolve(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	o := newOptimizer(cfg, par, par.Lambda, par.TolFunHist)
+	o.src = newXoshiro(cfg.Seed)
+	o.startRun(cfg.Sigma, 0)
+	copy(o.best.x, o.m)
+	o.best.f = math.NaN()
+	return o, nil
+}
+
+// newOptimizer allocates an Optimizer for a validated config, the current
+// run's parameters par, the first run's λ0 and a TolFun history of capacity
+// histCap, and sizes its buffers for par; the state is zero and the
+// generator unset. It keeps copies of the initial mean (the origin for a
+// nil Mean) and of the bounds.
+func newOptimizer(cfg Config, par Params, lambda0, histCap int) *Optimizer {
+	n := cfg.Dim
+	mean := make([]float64, n)
+	if cfg.Mean != nil {
+		copy(mean, cfg.Mean)
+	}
+	cfg.Mean = mean
+	if cfg.Lower != nil {
+		cfg.Lower = append([]float64(nil), cfg.Lower...)
+	}
+	if cfg.Upper != nil {
+		cfg.Upper = append([]float64(nil), cfg.Upper...)
+	}
+	o := &Optimizer{cfg: cfg, par: par}
+	o.run = runs{policy: newRestartPolicy(&o.cfg), lambda0: lambda0}
+	o.box = newBox(n, cfg.Lower, cfg.Upper)
+	v := make([]float64, 2*n)
+	o.m, o.mNew = v[:n:n], v[n:]
+	o.step = newStepSize(n)
+	o.pop = newPopulation(n)
+	o.best = newBestPoint(n)
+	o.hist.buf = make([]float64, 0, max(histCap, par.TolFunHist))
+	o.dist = newDistribution(&o.cfg)
+	o.applyParams()
+	return o
+}
+
+// applyParams hands the current run's parameters to the parts and sizes the
+// buffers that depend on λ, μ and the TolFun history (allocating only what
+// grows).
+func (o *Optimizer) applyParams() {
+	par := &o.par
+	o.pop.resize(par.Lambda, par.Weights)
+	o.dist.setParams(par, par.Lambda)
+	o.step.setParams(par)
+	o.hist.resize(par.TolFunHist)
+}
+
+// startRun starts a run with the parameters o.par, step size σ and a
+// generation budget (0: Config.MaxGenerations alone): the initial mean,
+// the distribution's initial state (A = I, paths zero), a zero σ-path, an
+// empty TolFun history, no pending candidates.
+func (o *Optimizer) startRun(sigma float64, budget int) {
+	o.applyParams()
+	o.dist.reset()
+	o.step.reset(sigma)
+	copy(o.m, o.cfg.Mean)
+	o.run.gen, o.run.evals0 = 0, o.evals
+	o.run.maxGen = o.cfg.MaxGenerations
+	if budget > 0 && (o.run.maxGen == 0 || budget < o.run.maxGen) {
+		o.run.maxGen = budget
+	}
+	o.asked = false
+}

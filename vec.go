@@ -1,0 +1,31 @@
+package mmaes
+
+import (
+	"math"
+
+	"github.com/mmaes-go/mmaes/kernel"
+)
+
+// path sets dst = decay·old + rate·step: an evolution path's update.
+func path(dst, old []float64, decay, rate float64, step []float64) {
+	kernel.AxpByTo(dst, decay, old, rate, step)
+}
+
+// maxAbs returns max_i |x_i|, NaN if some x_i is NaN.
+func maxAbs(x []float64) float64 {
+	m := 0.0
+	for _, xi := range x {
+		m = max(m, math.Abs(xi)) // NaN wins, without a branch to mispredict
+	}
+	return m
+}
+
+// allFinite reports whether every x_i is finite.
+func allFinite(x []float64) bool {
+	for _, xi := range x {
+		if !finite(xi) {
+			return false
+		}
+	}
+	return true
+}
