@@ -30,8 +30,12 @@
 //   R8, R9 acc and nrej; R12 x
 // Per round: Z8 = r, Z10 = j, Z11 = u, Z13 = x[j] and then d = u·x[j],
 // Z14 = x[j+1]; K1 the live lanes (the first m), K3 the accepted and K4 the
-// rejected ones among them. The frame passes the 8 layer indices to AX-DX.
-TEXT ·zigguratAVX512(SB), NOSPLIT, $64-80
+// rejected ones among them. The frame passes the 8 layer indices to AX-DX
+// through a slot of one cache line (R11, aligned to 64 bytes in the frame
+// whatever the stack pointer's alignment): a 64-byte store that straddles
+// two lines forwards to the loads after it only after it reaches the cache,
+// which made the speed of a round depend on the caller's stack depth.
+TEXT ·zigguratAVX512(SB), NOSPLIT, $128-80
 	MOVQ      s+24(FP), AX
 	VMOVDQU64 (AX), Z0
 	VMOVDQU64 64(AX), Z1
@@ -52,6 +56,8 @@ TEXT ·zigguratAVX512(SB), NOSPLIT, $64-80
 	VMOVQ     AX, X22
 	VPMOVZXBQ X22, Z22
 	ZIG_ARGS(z_base+0(FP), z_len+8(FP), rej_base+40(FP), rej_len+48(FP), x+32(FP))
+	LEAQ 63(SP), R11
+	ANDQ $~63, R11
 
 round:
 	// m = len(z) − acc − nrej lanes are live (all 8 if m ≥ 8); stop at 0
@@ -96,15 +102,15 @@ live:
 	VPSRLQ       $12, Z8, Z11
 	VPORQ        Z5, Z11, Z11
 	VSUBPD       Z6, Z11, Z11
-	VMOVDQU64    Z10, idx-64(SP)
-	PAIR(idx-64(SP), AX, X13)
-	PAIR(idx-56(SP), BX, X14)
-	PAIR(idx-48(SP), CX, X15)
-	PAIR(idx-40(SP), DX, X16)
-	PAIR(idx-32(SP), AX, X17)
-	PAIR(idx-24(SP), BX, X18)
-	PAIR(idx-16(SP), CX, X19)
-	PAIR(idx-8(SP), DX, X20)
+	VMOVDQA64    Z10, (R11)
+	PAIR(0(R11), AX, X13)
+	PAIR(8(R11), BX, X14)
+	PAIR(16(R11), CX, X15)
+	PAIR(24(R11), DX, X16)
+	PAIR(32(R11), AX, X17)
+	PAIR(40(R11), BX, X18)
+	PAIR(48(R11), CX, X19)
+	PAIR(56(R11), DX, X20)
 	VINSERTF64X2 $1, X14, Z13, Z13
 	VINSERTF64X2 $2, X15, Z13, Z13
 	VINSERTF64X2 $3, X16, Z13, Z13
