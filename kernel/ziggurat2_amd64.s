@@ -69,8 +69,13 @@
 // frame: d (0), r (64), j (128) of the round, and the constants 255
 // (192), the exponent of [2, 4) (224), 3.0 (256) and the mask of all but
 // the sign (288), 4 quadwords each.
-TEXT ·zigguratAVX2(SB), NOSPLIT, $320-80
-	LEAQ    buf-320(SP), BX
+//
+// BX is aligned to 64 bytes in the frame, so that no 32-byte store to it
+// straddles two cache lines (such a store forwards to the loads after it
+// only once it reaches the cache).
+TEXT ·zigguratAVX2(SB), NOSPLIT, $384-80
+	LEAQ    63(SP), BX
+	ANDQ    $~63, BX
 	BCAST4Q($255, 192)
 	BCAST4Q($0x4000000000000000, 224)
 	BCAST4Q($0x4008000000000000, 256)
