@@ -822,3 +822,35 @@ func TestStrings(t *testing.T) {
 		t.Error("Failed")
 	}
 }
+
+// TestConfigParams: Config.Params resolves what New would use, without an
+// optimizer, and refuses what New refuses with the same error.
+func TestConfigParams(t *testing.T) {
+	for _, cfg := range []mmaes.Config{
+		mmaes.DefaultConfig(1), mmaes.DefaultConfig(7), mmaes.DefaultConfig(1000),
+		func() mmaes.Config { c := mmaes.DefaultConfig(10); c.RankMu, c.Lambda, c.Mu = true, 40, 7; return c }(),
+		func() mmaes.Config { c := mmaes.DefaultConfig(5); c.Update, c.C1, c.CSigma = mmaes.Cholesky, 0.1, 0.5; return c }(),
+	} {
+		p, err := cfg.Params()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := mustNew(t, cfg).Params()
+		if p.Lambda != want.Lambda || p.Mu != want.Mu || p.MuEff != want.MuEff || p.C != want.C || p.C1 != want.C1 ||
+			p.CMu != want.CMu || p.CSigma != want.CSigma || p.DSigma != want.DSigma || p.ChiN != want.ChiN ||
+			p.TolFunHist != want.TolFunHist || !slicesEqual(p.Weights, want.Weights) {
+			t.Errorf("n=%d: Config.Params %+v, New's %+v", cfg.Dim, p, want)
+		}
+	}
+	// λ at n = 1000 is the paper's 4 + ⌊3 ln 1000⌋ = 24.
+	if p, _ := mmaes.DefaultConfig(1000).Params(); p.Lambda != 24 || p.Mu != 12 {
+		t.Errorf("n=1000: λ, μ = %d, %d, want 24, 12", p.Lambda, p.Mu)
+	}
+	bad := mmaes.DefaultConfig(4)
+	bad.Lambda = 1
+	_, errP := bad.Params()
+	_, errN := mmaes.New(bad)
+	if errP == nil || errN == nil || errP.Error() != errN.Error() {
+		t.Errorf("invalid config: Params %v, New %v", errP, errN)
+	}
+}
