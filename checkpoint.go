@@ -14,8 +14,9 @@ import (
 //	magic "MMAESCKP" (8 bytes), version (uint32)
 //	Config:  Dim, Seed, Sigma, Update, Lambda, Mu, C, C1, CSigma, DSigma,
 //	         TargetF, MaxEvals, MaxGenerations, TolFun, TolFunHist, TolX,
-//	         MaxCondition, RankMu, CMu, Restart, MaxRestarts, Workers, the
-//	         initial mean (n), Lower and Upper (each a presence flag, then n)
+//	         MaxCondition, RankMu, CMu, Restart, MaxRestarts, Workers,
+//	         MaxMemory, the initial mean (n), Lower and Upper (each a
+//	         presence flag, then n)
 //	Params of the current run: λ, μ, weights (μ), μ_eff, c, c1, c_σ, d_σ,
 //	         E‖N‖, TolFunHist, c_μ
 //	driver:  generation, evals, reason, asked, the mean (n)
@@ -263,6 +264,7 @@ func (c *Config) encode(e *encoder) {
 	e.int(int(c.Restart))
 	e.int(c.MaxRestarts)
 	e.int(c.Workers)
+	e.u64(uint64(c.MaxMemory))
 	e.floats(c.Mean)
 	e.optFloats(c.Lower)
 	e.optFloats(c.Upper)
@@ -284,6 +286,7 @@ func (c *Config) decode(d *decoder) {
 	c.CMu = d.f64()
 	c.Restart = Restart(d.int())
 	c.MaxRestarts, c.Workers = d.int(), d.int()
+	c.MaxMemory = int64(d.u64())
 	if d.err != nil {
 		return
 	}

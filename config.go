@@ -137,6 +137,17 @@ type Config struct {
 	// Ask and Tell are not affected.
 	Workers int
 
+	// MaxMemory bounds the bytes an optimizer allocates (A, the
+	// population, their scratch space; A() included), so that a Config too
+	// large for the machine gives an error instead of killing the process:
+	// New refuses a Config whose first run needs more, and a restart whose
+	// larger population would need more ends the optimization with
+	// MaxMemoryReached instead of allocating. 0 means the Go runtime's
+	// memory limit (debug.SetMemoryLimit, GOMEMLIMIT) when one is set, else
+	// the machine's physical memory (read on Linux; elsewhere no bound but
+	// the sizes the runtime can represent).
+	MaxMemory int64
+
 	// Observer, when not nil, is called at the end of every Tell (also
 	// inside Optimize), after the update and the stop checks. It may read
 	// the optimizer (accessors, Result, MarshalBinary) but must not call Ask
@@ -221,9 +232,11 @@ var configChecks = []func(*Config, *Params) error{
 	checkRestart,
 	checkBounds,
 	checkWorkers,
+	checkMaxMemory,
 	resolveRates,
 	checkStops,
 	checkMeanInBounds,
+	checkMemory,
 }
 
 // resolve validates cfg and computes the Params of its first run.

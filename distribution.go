@@ -124,6 +124,12 @@ func checkDistribution(cfg *Config, _ *Params) error {
 	return checkFullMatrix(cfg)
 }
 
+// distributionMemory returns the bytes the distribution of cfg allocates
+// for a run with population λ and μ parents.
+func distributionMemory(cfg *Config, lambda, mu int) float64 {
+	return fullMatrixMemory(cfg, lambda, mu)
+}
+
 // distributionRates resolves the distribution's rates of a run (the path
 // rate c, c1, c_μ) into p, whose λ, μ and μ_eff are set.
 func distributionRates(cfg *Config, p *Params) error {

@@ -23,7 +23,7 @@ func ckLayout(t testing.TB, o *mmaes.Optimizer) map[string]int {
 	vec := func(name string, k int) { off[name] = pos; pos += 8 * k }
 	for _, f := range []string{"Dim", "Seed", "Sigma", "Update", "Lambda", "Mu", "C", "C1", "CSigma", "DSigma",
 		"TargetF", "MaxEvals", "MaxGenerations", "TolFun", "TolFunHist", "TolX", "MaxCondition", "RankMu", "CMu",
-		"Restart", "MaxRestarts", "Workers"} {
+		"Restart", "MaxRestarts", "Workers", "MaxMemory"} {
 		word("cfg." + f)
 	}
 	vec("cfg.Mean", n)

@@ -48,8 +48,12 @@ func (o *Optimizer) Ask() [][]float64 {
 	if !o.asked {
 		for !o.sample() {
 			// A non-finite candidate ends the run: restart or stop.
-			if !o.canRestart() || !o.restart() {
-				o.reason = NumericalBreakdown
+			r := NumericalBreakdown
+			if o.canRestart() {
+				r = o.restart(r)
+			}
+			if r != NotStopped {
+				o.reason = r
 				return nil
 			}
 		}
@@ -151,8 +155,8 @@ func (o *Optimizer) update() bool {
 // stop records r (if it is a stop) and calls the observer. A local stop
 // starts the next run instead when a restart is left.
 func (o *Optimizer) stop(r Reason) {
-	if r.local() && o.canRestart() && o.restart() {
-		r = NotStopped
+	if r.local() && o.canRestart() {
+		r = o.restart(r)
 	}
 	o.reason = r
 	if o.cfg.Observer != nil {
@@ -187,14 +191,21 @@ func (o *Optimizer) Optimize(ctx context.Context, f func(x []float64) float64) (
 	}
 	done := ctx.Done()
 	var pool *evalPool
-	if w := o.poolSize(); w > 0 && o.reason == NotStopped {
-		pool = newEvalPool(f, done, w)
-		defer pool.stop()
-	}
+	defer func() {
+		if pool != nil {
+			pool.stop()
+		}
+	}()
 	for o.reason == NotStopped {
 		xs := o.Ask()
 		if xs == nil {
 			break
+		}
+		if w := o.poolSize(); w > 0 {
+			if pool == nil {
+				pool = newEvalPool(f, done, w, o.cfg.Workers-1)
+			}
+			pool.grow(w)
 		}
 		out := o.pop.evalBuf
 		if pool != nil {

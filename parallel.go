@@ -1,19 +1,21 @@
 package mmaes
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 )
 
 // Parallel evaluation (Config.Workers).
 //
-// With Workers = w ≥ 2, Optimize starts w − 1 goroutines once, when it is
-// called, and stops them (and waits for them) before it returns. Each
-// generation, Optimize's own goroutine and those w − 1 take the candidates'
-// indices from one atomic counter and write f(x_i) to slot i of a
-// preallocated buffer; Optimize waits for all of them, then calls Tell. The
-// fitness values land in the same slots whatever goroutine computed them,
-// so the run is bit for bit the sequential run with the same Config (for a
+// With Workers = w ≥ 2, Optimize starts min(w, λ) − 1 goroutines when it is
+// called (more when a restart grows λ, never more than candidates), and
+// stops them (and waits for them) before it returns. Each generation,
+// Optimize's own goroutine and the others take the candidates' indices
+// from one atomic counter and write f(x_i) to slot i of a preallocated
+// buffer; Optimize waits for all of them, then calls Tell. The fitness
+// values land in the same slots whatever goroutine computed them, so the
+// run is bit for bit the sequential run with the same Config (for a
 // deterministic f). Waking the workers is a send on a buffered channel and
 // waiting is a sync.WaitGroup, so a generation allocates nothing.
 //
@@ -22,9 +24,11 @@ import (
 // further evaluation starts, Optimize waits for those running and returns
 // Canceled with the generation pending (a later call evaluates it again). A
 // panic in the objective is recovered on the worker and re-raised on
-// Optimize's goroutine after the pool has stopped.
+// Optimize's goroutine after the pool has stopped; a runtime.Goexit on a
+// worker (what testing.T.FailNow does) stops the pool likewise and calls
+// runtime.Goexit on Optimize's goroutine, as if the objective had run there.
 
-// evalPool evaluates one generation at a time on a fixed set of goroutines.
+// evalPool evaluates one generation at a time on a set of goroutines.
 type evalPool struct {
 	f    func([]float64) float64
 	done <-chan struct{} // the context's, or nil
@@ -40,44 +44,64 @@ type evalPool struct {
 	workers  int // goroutines besides the caller
 
 	mu       sync.Mutex
-	panicked bool
+	panicked bool // the objective panicked (panicVal) or called Goexit
+	goexit   bool
 	panicVal any
 	exited   sync.WaitGroup
 }
 
-// newEvalPool starts workers goroutines (≥ 1) evaluating f.
-func newEvalPool(f func([]float64) float64, done <-chan struct{}, workers int) *evalPool {
-	p := &evalPool{f: f, done: done, workers: workers, start: make(chan struct{}, workers)}
-	p.exited.Add(workers)
-	for range workers {
-		go p.loop(p.start)
-	}
+// newEvalPool starts workers goroutines (≥ 1) evaluating f; the pool can
+// grow to capacity goroutines.
+func newEvalPool(f func([]float64) float64, done <-chan struct{}, workers, capacity int) *evalPool {
+	p := &evalPool{f: f, done: done, start: make(chan struct{}, max(workers, capacity))}
+	p.grow(workers)
 	return p
 }
 
-// loop serves one worker until start is closed. The channel is an argument:
-// stop clears the field, possibly before the goroutine first runs.
-func (p *evalPool) loop(start <-chan struct{}) {
-	defer p.exited.Done()
-	for range start {
-		p.work()
-		p.wg.Done()
+// grow starts goroutines until there are workers of them (at most the
+// capacity of the start channel).
+func (p *evalPool) grow(workers int) {
+	workers = min(workers, cap(p.start))
+	for ; p.workers < workers; p.workers++ {
+		p.exited.Add(1)
+		go p.loop(p.start)
 	}
 }
 
-// work evaluates candidates until none is left, ctx is cancelled, or f
-// panics (the first panic is kept for eval to re-raise).
-func (p *evalPool) work() {
+// loop serves one worker until start is closed or the objective ends the
+// goroutine. The channel is an argument: stop clears the field, possibly
+// before the goroutine first runs.
+func (p *evalPool) loop(start <-chan struct{}) {
+	defer p.exited.Done()
+	for range start {
+		if !p.serve() {
+			return // runtime.Goexit: the goroutine is ending
+		}
+	}
+}
+
+// serve evaluates candidates for one generation and reports whether the
+// objective returned normally; a panic or a runtime.Goexit in it is
+// recorded for eval to re-raise, and the generation is still marked done.
+func (p *evalPool) serve() (ok bool) {
 	defer func() {
-		if r := recover(); r != nil {
+		if !ok {
+			r := recover() // nil for runtime.Goexit
 			p.mu.Lock()
 			if !p.panicked {
-				p.panicked, p.panicVal = true, r
+				p.panicked, p.panicVal, p.goexit = true, r, r == nil
 			}
 			p.mu.Unlock()
 			p.canceled.Store(true) // stop the others early
 		}
+		p.wg.Done()
 	}()
+	p.work()
+	return true
+}
+
+// work evaluates candidates until none is left or ctx is cancelled.
+func (p *evalPool) work() {
 	n := int64(len(p.xs))
 	for {
 		if p.canceled.Load() {
@@ -101,7 +125,9 @@ func (p *evalPool) work() {
 
 // eval sets out[i] = f(xs[i]) for every i, on the workers and the calling
 // goroutine, and reports false if ctx was cancelled first (out is then
-// partly written). A panic of f is re-raised here, after the pool stopped.
+// partly written). A panic of f, or its runtime.Goexit, on a worker is
+// re-raised here after the pool stopped; on the calling goroutine it
+// unwinds through eval, and the caller's deferred stop ends the workers.
 func (p *evalPool) eval(xs [][]float64, out []float64) bool {
 	p.xs, p.out = xs, out
 	p.next.Store(0)
@@ -110,11 +136,15 @@ func (p *evalPool) eval(xs [][]float64, out []float64) bool {
 	for range p.workers {
 		p.start <- struct{}{}
 	}
-	p.work()
+	p.wg.Add(1)
+	p.serve()
 	p.wg.Wait()
 	p.xs, p.out = nil, nil
 	if p.panicked {
 		p.stop()
+		if p.goexit {
+			runtime.Goexit()
+		}
 		panic(p.panicVal)
 	}
 	return !p.canceled.Load()
@@ -130,14 +160,10 @@ func (p *evalPool) stop() {
 	}
 }
 
-// poolSize is the number of extra goroutines Optimize starts: Workers − 1,
-// at most the largest population less one.
+// poolSize is the number of extra goroutines Optimize runs for the current
+// generation: min(Workers, λ) − 1.
 func (o *Optimizer) poolSize() int {
-	w := o.cfg.Workers
-	if w <= 1 {
-		return 0
-	}
-	return min(w-1, maxLambda(&o.cfg, o.run.lambda0)-1)
+	return max(0, min(o.cfg.Workers, o.pop.lambda)-1)
 }
 
 // maxWorkers bounds Config.Workers.

@@ -8,6 +8,7 @@ import (
 	"math"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -216,4 +217,74 @@ func TestWorkersStoppedRun(t *testing.T) {
 	if called || err != nil || res.Reason != mmaes.MaxGenerationsReached {
 		t.Errorf("second Optimize: %+v %v called=%v", res, err, called)
 	}
+}
+
+// TestWorkersGoexit: runtime.Goexit in the objective (what t.FailNow does),
+// on a worker or on Optimize's own goroutine, ends Optimize by
+// runtime.Goexit on the caller's goroutine, as the objective would with
+// Workers = 1; no goroutine is left behind and the optimizer can go on.
+func TestWorkersGoexit(t *testing.T) {
+	for _, at := range []int64{1, 2, 3, 37} {
+		before := runtime.NumGoroutine()
+		cfg := startConfig(4, mmaes.MMA, 1)
+		cfg.Workers, cfg.Lambda = 4, 32
+		o := mustNew(t, cfg)
+		var calls atomic.Int64
+		done := make(chan bool)
+		go func() {
+			returned := false
+			defer func() { done <- returned }()
+			o.Optimize(context.Background(), func(x []float64) float64 {
+				if calls.Add(1) == at {
+					runtime.Goexit()
+				}
+				return sphere(x)
+			})
+			returned = true
+		}()
+		select {
+		case returned := <-done:
+			if returned {
+				t.Errorf("Goexit at call %d: Optimize returned", at)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("Goexit at call %d: Optimize hangs", at)
+		}
+		waitGoroutines(t, before)
+		// The generation is still pending: the run continues.
+		res, err := o.Optimize(context.Background(), sphere)
+		if err != nil || res.Evals == 0 {
+			t.Errorf("Goexit at call %d: the optimizer does not go on: %v, %+v", at, err, res)
+		}
+	}
+}
+
+// TestWorkersAtMostCandidates: Workers far above λ starts at most λ − 1
+// extra goroutines, and more only when a restart grows λ.
+func TestWorkersAtMostCandidates(t *testing.T) {
+	before := runtime.NumGoroutine()
+	cfg := startConfig(4, mmaes.MMA, 1)
+	cfg.Workers, cfg.Restart, cfg.MaxRestarts, cfg.MaxGenerations = 65536, mmaes.IPOP, 2, 5
+	o := mustNew(t, cfg)
+	peak := map[int]int{} // λ → the most goroutines seen
+	var mu sync.Mutex
+	_, err := o.Optimize(context.Background(), func(x []float64) float64 {
+		g := runtime.NumGoroutine() - before
+		mu.Lock()
+		peak[o.Lambda()] = max(peak[o.Lambda()], g)
+		mu.Unlock()
+		return sphere(x)
+	})
+	if err != nil || o.Restarts() != 2 {
+		t.Fatalf("%v, %d restarts", err, o.Restarts())
+	}
+	for lam, g := range peak {
+		if g > lam-1 {
+			t.Errorf("λ = %d: %d extra goroutines", lam, g)
+		}
+	}
+	if len(peak) != 3 {
+		t.Errorf("λ values seen: %v", peak)
+	}
+	waitGoroutines(t, before)
 }

@@ -124,6 +124,7 @@ type runs struct {
 	gen      int // generations of the current run
 	evals0   int // evaluations before the current run
 	maxGen   int // the current run's generation limit; 0: none
+	budget   int64 // the memory budget in bytes (0: none known)
 }
 
 // A restartPolicy is a restart strategy: it decides whether and how the
@@ -187,27 +188,34 @@ func (o *Optimizer) canRestart() bool {
 	return o.run.policy.allows(o.run.restarts) && (o.cfg.MaxEvals == 0 || o.evals < o.cfg.MaxEvals)
 }
 
-// restart ends the current run and starts the next one (see Restart). It
-// reports false, changing nothing, if the strategy has no run left or the
-// new run's parameters are invalid (which validation in New rules out).
-func (o *Optimizer) restart() bool {
+// restart ends the current run, which stopped for the local reason r, and
+// starts the next one (see Restart). It returns NotStopped when the next
+// run started; else, changing nothing, the reason the optimization ends
+// with: r when the strategy has no run left (or the new run's parameters
+// are invalid, which validation in New rules out), MaxMemoryReached when
+// the next run would need more memory than the budget.
+func (o *Optimizer) restart(r Reason) Reason {
 	src := *o.src // the strategy may draw from the generator: restored on failure
 	spent := max(o.evals-o.run.evals0, o.pop.lambda)
 	next, ok := o.run.policy.plan(&o.run, o.pop.lambda, spent, o.src)
 	if !ok {
 		*o.src = src
-		return false
+		return r
 	}
 	par, err := o.runParams(next.lambda)
 	if err != nil || !(next.sigma > 0) {
 		*o.src = src
-		return false
+		return r
+	}
+	if b := o.run.budget; b > 0 && runMemory(&o.cfg, par.Lambda, par.Mu) > float64(b) {
+		*o.src = src
+		return MaxMemoryReached
 	}
 	o.run.policy.commit()
 	o.run.restarts++
 	o.par = par
 	o.startRun(next.sigma, next.maxGen)
-	return true
+	return NotStopped
 }
 
 // runParams returns the parameters of a run with population λ (≥ λ0).

@@ -38,7 +38,7 @@ func newOptimizer(cfg Config, par Params, lambda0, histCap int) *Optimizer {
 		cfg.Upper = append([]float64(nil), cfg.Upper...)
 	}
 	o := &Optimizer{cfg: cfg, par: par}
-	o.run = runs{policy: newRestartPolicy(&o.cfg), lambda0: lambda0}
+	o.run = runs{policy: newRestartPolicy(&o.cfg), lambda0: lambda0, budget: memoryBudget(&o.cfg)}
 	o.box = newBox(n, cfg.Lower, cfg.Upper)
 	v := make([]float64, 2*n)
 	o.m, o.mNew = v[:n:n], v[n:]

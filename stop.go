@@ -43,6 +43,10 @@ const (
 	// itself does not stop, and a later Optimize, Ask or Tell continues
 	// the run exactly.
 	Canceled
+	// MaxMemoryReached: a restart would have needed more memory than
+	// Config.MaxMemory allows (see there); the optimization ends with the
+	// best point of the runs so far.
+	MaxMemoryReached
 
 	numReasons
 )
@@ -73,6 +77,7 @@ var reasons = [numReasons]reasonInfo{
 	NumericalBreakdown:    {name: "numerical breakdown: state not finite or degenerate", failed: true, local: true, err: ErrBreakdown},
 	AllNaN:                {name: "all fitness values of a generation are NaN", failed: true, local: true, err: ErrAllNaN},
 	Canceled:              {name: "context canceled"},
+	MaxMemoryReached:      {name: "MaxMemory: a restart would exceed the memory budget"},
 }
 
 // precedence orders the stops that can fire together at the end of a

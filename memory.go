@@ -1,0 +1,106 @@
+package mmaes
+
+import (
+	"fmt"
+	"math"
+	"runtime/debug"
+
+	"github.com/mmaes-go/mmaes/kernel"
+)
+
+// Memory is a checked resource: an allocation the runtime cannot satisfy
+// kills the process, which no recover can stop. New computes the bytes a
+// run allocates and refuses a Config whose first run exceeds the budget
+// (Config.MaxMemory, or the default below); a restart whose larger
+// population would exceed it ends the optimization with MaxMemoryReached
+// instead of allocating.
+
+// memoryBudget returns the budget in bytes for cfg: Config.MaxMemory when
+// set, else the Go runtime's memory limit (debug.SetMemoryLimit, GOMEMLIMIT)
+// when one is set, else the machine's physical memory; 0 when none is
+// known (then only sizes that cannot be represented are refused).
+func memoryBudget(cfg *Config) int64 {
+	if cfg.MaxMemory > 0 {
+		return cfg.MaxMemory
+	}
+	if l := debug.SetMemoryLimit(-1); l > 0 && l < math.MaxInt64 {
+		return l
+	}
+	return machineMemory()
+}
+
+// runMemory returns the bytes a run of cfg with population λ and μ parents
+// allocates (and A() may add), as a float64 so that no size overflows.
+func runMemory(cfg *Config, lambda, mu int) float64 {
+	n := float64(cfg.Dim)
+	hist := float64(cfg.TolFunHist)
+	if hist == 0 {
+		hist = 10 + 30*n/float64(lambda) + 1
+	}
+	driver := 8 * (12*n + hist + float64(mu)) // mean, step, best, box, history, weights
+	return driver + populationMemory(cfg.Dim, lambda) + distributionMemory(cfg, lambda, mu)
+}
+
+// populationMemory returns the bytes of a population of λ points of
+// dimension n: Z, Y, X, the views, the fitness values and the ranking.
+func populationMemory(n, lambda int) float64 {
+	l := float64(lambda)
+	return 8*(3*l*float64(n)+2*l+2*float64(n)) + 8*l + 24*l
+}
+
+// fullMatrixMemory returns the bytes of the full-matrix distribution: A,
+// the copy A() returns, A_inv for Cholesky, its vectors, the sampling
+// kernel's scratch space and the rank-μ blocks.
+func fullMatrixMemory(cfg *Config, lambda, mu int) float64 {
+	n := float64(cfg.Dim)
+	words := 2*n*n + 7*n + float64(kernel.WorkLen(min(cfg.Dim, 1<<20), min(lambda, 1<<20)))
+	if cfg.Update == Cholesky {
+		words += n * n
+	}
+	if cfg.RankMu {
+		words += 2*float64(mu+1)*n + float64(mu+1)
+	}
+	return 8 * words
+}
+
+// checkMemory refuses a Config whose first run (λ, μ in p) needs more than
+// the budget.
+func checkMemory(cfg *Config, p *Params) error {
+	budget := memoryBudget(cfg)
+	need := runMemory(cfg, p.Lambda, p.Mu)
+	if budget > 0 && need > float64(budget) {
+		return cfgErr("MaxMemory", "a run of n = %d, λ = %d needs %s, more than the budget of %s (%s)",
+			cfg.Dim, p.Lambda, bytesString(need), bytesString(float64(budget)), budgetSource(cfg))
+	}
+	return nil
+}
+
+// checkMaxMemory validates MaxMemory.
+func checkMaxMemory(cfg *Config, _ *Params) error {
+	if cfg.MaxMemory < 0 {
+		return cfgErr("MaxMemory", "%d: must be ≥ 0 (0: the default)", cfg.MaxMemory)
+	}
+	return nil
+}
+
+// budgetSource says where the budget of cfg comes from.
+func budgetSource(cfg *Config) string {
+	switch {
+	case cfg.MaxMemory > 0:
+		return "Config.MaxMemory"
+	case debug.SetMemoryLimit(-1) < math.MaxInt64:
+		return "the Go runtime's memory limit; set Config.MaxMemory to change it"
+	}
+	return "the machine's memory; set Config.MaxMemory to change it"
+}
+
+// bytesString formats a byte count for an error message.
+func bytesString(b float64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", b/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", b/(1<<20))
+	}
+	return fmt.Sprintf("%.0f bytes", b)
+}

@@ -1,0 +1,86 @@
+package mmaes_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"runtime/debug"
+	"strings"
+	"testing"
+
+	"github.com/mmaes-go/mmaes"
+)
+
+// withMemoryLimit runs f with the Go runtime's memory limit set to limit.
+func withMemoryLimit(limit int64, f func()) {
+	old := debug.SetMemoryLimit(limit)
+	defer debug.SetMemoryLimit(old)
+	f()
+}
+
+// TestMemoryRefused: a Config whose first run needs more than the budget is
+// refused by New (and Config.Params) with a ConfigError naming MaxMemory,
+// instead of dying in the allocation: n = 100000 (A alone is 80 GB), λ =
+// 2²⁰ at n = 1000 (a 25 GB population); the budget is Config.MaxMemory or,
+// when it is 0, the runtime's memory limit.
+func TestMemoryRefused(t *testing.T) {
+	big := mmaes.DefaultConfig(100000)
+	pop := mmaes.DefaultConfig(1000)
+	pop.Lambda = 1 << 20
+	for _, c := range []struct {
+		name string
+		cfg  mmaes.Config
+	}{{"n=100000", big}, {"λ=2^20", pop}} {
+		withMemoryLimit(1<<30, func() {
+			_, err := mmaes.New(c.cfg)
+			var ce *mmaes.ConfigError
+			if !errors.As(err, &ce) || ce.Field != "MaxMemory" || !strings.Contains(err.Error(), "GiB") {
+				t.Errorf("%s with a 1 GiB runtime limit: err = %v", c.name, err)
+			}
+			if _, err := c.cfg.Params(); err == nil {
+				t.Errorf("%s: Config.Params accepts it", c.name)
+			}
+		})
+		cfg := c.cfg
+		cfg.MaxMemory = 1 << 30
+		if _, err := mmaes.New(cfg); !errors.Is(err, mmaes.ErrInvalidConfig) {
+			t.Errorf("%s with MaxMemory 1 GiB: err = %v", c.name, err)
+		}
+	}
+	// Within the budget: accepted.
+	cfg := mmaes.DefaultConfig(64)
+	cfg.MaxMemory = 1 << 20
+	if _, err := mmaes.New(cfg); err != nil {
+		t.Errorf("n = 64 within 1 MiB: %v", err)
+	}
+	cfg.MaxMemory = 1 << 14 // A alone is 32 KiB
+	if _, err := mmaes.New(cfg); err == nil {
+		t.Error("n = 64 within 16 KiB: accepted")
+	}
+	cfg.MaxMemory = -1
+	if _, err := mmaes.New(cfg); !errors.Is(err, mmaes.ErrInvalidConfig) {
+		t.Errorf("MaxMemory = -1: err = %v", err)
+	}
+}
+
+// TestMemoryRestartStops: IPOP with a NaN objective doubles λ at every
+// restart; with MaxRestarts 15 the largest population would be far over
+// the budget, and the optimization ends with MaxMemoryReached, the last
+// population within the budget, instead of allocating it.
+func TestMemoryRestartStops(t *testing.T) {
+	cfg := mmaes.DefaultConfig(500)
+	cfg.Restart, cfg.MaxRestarts, cfg.MaxMemory = mmaes.IPOP, 15, 64<<20
+	o := mustNew(t, cfg)
+	res, err := o.Optimize(context.Background(), func([]float64) float64 { return math.NaN() })
+	if err != nil || res.Reason != mmaes.MaxMemoryReached || res.Reason.Failed() {
+		t.Fatalf("reason %v, err %v", res.Reason, err)
+	}
+	// λ0 = 22: populations of 22·2^k points of 500 (24 KiB a point with
+	// Z, Y, X); A and its copy take 4 MiB. 2^9 would need 264 MiB.
+	if o.Restarts() < 5 || o.Restarts() > 8 {
+		t.Errorf("%d restarts, λ = %d", o.Restarts(), o.Lambda())
+	}
+	if o.Ask() != nil {
+		t.Error("Ask after MaxMemoryReached")
+	}
+}
