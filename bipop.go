@@ -77,6 +77,6 @@ func (s *bipop) encode(e *encoder) {
 
 func (s *bipop) decode(d *decoder) error {
 	s.small = d.bool()
-	s.large, s.evalsSmall, s.evalsLarge = d.int(), d.int(), d.int()
+	s.large, s.evalsSmall, s.evalsLarge = d.count(), d.count(), d.count()
 	return d.err
 }

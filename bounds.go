@@ -124,6 +124,16 @@ func (b *box) repair(x []float64) {
 	}
 }
 
+// contains reports whether x lies in the box.
+func (b *box) contains(x []float64) bool {
+	for i, xi := range x {
+		if !(xi >= b.lo[i] && xi <= b.hi[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // repairAll maps the k candidates of x (n each, row-major) into the box.
 func (b *box) repairAll(x []float64, n, k int) {
 	for i := 0; i < k; i++ {

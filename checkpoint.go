@@ -28,7 +28,9 @@ import (
 //	         runs, evaluations of small and of large runs
 //	distribution (full matrix): s, the row bounds of A and A_inv, p, v,
 //	         Ã (n²), A_inv (n², Cholesky only)
-//	population, if asked: Z, Y, X (λ·n each)
+//	population: Z, Y (λ·n each), the pending steps if asked (the
+//	         candidates X follow from them); stored also when not asked,
+//	         so that every buffer the decoder allocates is backed by input
 //	generator: the 4 scalar and 4·8 lane state words of xoshiro256++
 //	CRC-32 (IEEE, uint32) of everything before it
 //
@@ -96,9 +98,7 @@ func (o *Optimizer) encode(e *encoder) {
 	o.hist.encode(e)
 	o.run.encode(e)
 	o.dist.encode(e)
-	if o.asked {
-		o.pop.encode(e)
-	}
+	o.pop.encode(e)
 	o.src.encode(e)
 }
 
@@ -154,6 +154,11 @@ func decodeV4(body []byte, size int) (*Optimizer, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
+	// Every run's population (λ ≥ Config.Lambda) is stored: a λ the
+	// input cannot hold is refused before resolving allocates its weights.
+	if !d.holds(2*float64(cfg.Lambda)*float64(cfg.Dim)) {
+		return nil, ckErr("truncated: %d bytes for λ = %d, n = %d", size, cfg.Lambda, cfg.Dim)
+	}
 	par0, err := resolve(&cfg)
 	if err != nil {
 		return nil, ckErr("%v", err)
@@ -164,32 +169,38 @@ func decodeV4(body []byte, size int) (*Optimizer, error) {
 		return nil, d.err
 	}
 	n, lam := cfg.Dim, par.Lambda
-	if want, err := computeParams(&cfg, lam, runMu(&cfg, par0.Lambda, lam)); err != nil ||
-		want.Mu != par.Mu || want.TolFunHist != par.TolFunHist {
+	if !d.holds(2 * float64(lam) * float64(n)) {
+		return nil, ckErr("truncated: %d bytes for λ = %d, n = %d", size, lam, n)
+	}
+	want, err := computeParams(&cfg, lam, runMu(&cfg, par0.Lambda, lam))
+	if err != nil || want.Mu != par.Mu || want.TolFunHist != par.TolFunHist {
 		return nil, ckErr("population λ = %d inconsistent with μ = %d and the history %d", lam, par.Mu, par.TolFunHist)
 	}
-	// Before allocating: A (and A_inv) and the history are stored, so the
-	// input must hold them; the population is not stored unless asked, so
-	// it is bounded by the input's size.
-	words := float64(n)*float64(n) + float64(par.TolFunHist)
+	if !par.near(&want) {
+		return nil, ckErr("strategy parameters differ from those of the config")
+	}
+	// Before allocating: A (A_inv), the history and the population are
+	// stored, so the input must hold them; and the current run must fit
+	// the memory budget as a new one would.
+	words := float64(n)*float64(n) + float64(par.TolFunHist) + 2*float64(lam)*float64(n)
 	if cfg.Update == Cholesky {
 		words += float64(n) * float64(n)
 	}
 	if 8*words > float64(len(d.b)) {
-		return nil, ckErr("truncated: %d bytes for n=%d", size, n)
+		return nil, ckErr("truncated: %d bytes for n=%d, λ=%d", size, n, lam)
 	}
-	if float64(lam)*float64(n) > max(float64(size), 1<<22) {
-		return nil, ckErr("population λ·n = %d·%d too large for the input", lam, n)
+	if b := memoryBudget(&cfg); b > 0 && runMemory(&cfg, lam, par.Mu) > float64(b) {
+		return nil, ckErr("the run needs %s, more than the memory budget of %s", bytesString(runMemory(&cfg, lam, par.Mu)), bytesString(float64(b)))
 	}
 
 	o := newOptimizer(cfg, par, par0.Lambda, max(par0.TolFunHist, par.TolFunHist))
-	o.gen, o.evals = d.int(), d.int()
+	o.gen, o.evals = d.count(), d.count()
 	reason, asked := d.int(), d.bool()
 	if d.err != nil {
 		return nil, d.err
 	}
 	if reason >= int(numReasons) || Reason(reason) == Canceled {
-		return nil, ckErr("inconsistent counters")
+		return nil, ckErr("reason %d out of range", reason)
 	}
 	o.reason, o.asked = Reason(reason), asked
 	live := o.reason == NotStopped
@@ -197,22 +208,23 @@ func decodeV4(body []byte, size int) (*Optimizer, error) {
 	if d.err == nil && live && !allFinite(o.m) {
 		return nil, ckErr("live run with a non-finite mean")
 	}
-	for _, dec := range []func() error{
-		func() error { return o.step.decode(d, live) },
-		func() error { return o.best.decode(d) },
-		func() error { return o.hist.decode(d) },
-		func() error { return o.run.decode(d) },
-		func() error { return o.dist.decode(d, live) },
-		func() error {
-			if o.asked {
-				return o.pop.decode(d)
-			}
-			return nil
-		},
-	} {
-		if err := dec(); err != nil {
-			return nil, err
-		}
+	if err := o.step.decode(d, live); err != nil {
+		return nil, err
+	}
+	if err := o.best.decode(d, o.box); err != nil {
+		return nil, err
+	}
+	if err := o.hist.decode(d); err != nil {
+		return nil, err
+	}
+	if err := o.run.decode(d); err != nil {
+		return nil, err
+	}
+	if err := o.dist.decode(d, live); err != nil {
+		return nil, err
+	}
+	if err := o.pop.decode(d, o.asked); err != nil {
+		return nil, err
 	}
 	o.src = new(xoshiro)
 	if err := o.src.decode(d); err != nil {
@@ -228,7 +240,8 @@ func decodeV4(body []byte, size int) (*Optimizer, error) {
 }
 
 // checkRestored checks the invariants that tie the parts of a decoded
-// optimizer together.
+// optimizer together, and computes the pending candidates from their steps
+// (they must be finite, as sample guarantees).
 func (o *Optimizer) checkRestored() error {
 	r := &o.run
 	if r.gen > o.gen || r.evals0 > o.evals || !r.policy.valid(r, o.pop.lambda) {
@@ -236,6 +249,9 @@ func (o *Optimizer) checkRestored() error {
 	}
 	if o.reason != NotStopped && o.asked {
 		return ckErr("stopped run with pending candidates")
+	}
+	if o.asked && !o.placeCandidates() {
+		return ckErr("non-finite candidates")
 	}
 	return nil
 }
@@ -329,6 +345,24 @@ func (p *Params) decode(d *decoder, cfg *Config) {
 	if !p.valid(cfg) {
 		d.fail("strategy parameters out of range")
 	}
+}
+
+// near reports whether restored Params are those computed for the same
+// run, within the rounding of the logarithms and square roots on another
+// machine (a few units in the last place; 1e-12 relative). They are stored,
+// not recomputed, so that the run continues bit for bit.
+func (p *Params) near(q *Params) bool {
+	close := func(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Abs(b) }
+	if len(p.Weights) != len(q.Weights) {
+		return false
+	}
+	for i := range p.Weights {
+		if !close(p.Weights[i], q.Weights[i]) {
+			return false
+		}
+	}
+	return close(p.MuEff, q.MuEff) && close(p.C, q.C) && close(p.C1, q.C1) && close(p.CSigma, q.CSigma) &&
+		close(p.DSigma, q.DSigma) && close(p.ChiN, q.ChiN) && close(p.CMu, q.CMu)
 }
 
 // valid checks the ranges of restored Params (they are stored, not
@@ -430,6 +464,21 @@ func (d *decoder) u64() uint64 {
 	return x
 }
 
+// maxCount bounds the counters of a checkpoint (generations, evaluations,
+// restarts): far above any run, far enough below the int limit that no sum
+// of them overflows.
+const maxCount = 1 << 60
+
+// count reads a counter: an int up to maxCount.
+func (d *decoder) count() int {
+	x := d.u64()
+	if x > maxCount || x > uint64(math.MaxInt) {
+		d.fail("counter %d out of range", x)
+		return 0
+	}
+	return int(x)
+}
+
 // int reads a word that must fit an int (a larger one is an error, also on
 // 32-bit platforms).
 func (d *decoder) int() int {
@@ -465,6 +514,9 @@ func (d *decoder) floats(x []float64) {
 	}
 	d.b = d.b[8*len(x):]
 }
+
+// holds reports whether the rest of the input has room for k words.
+func (d *decoder) holds(k float64) bool { return 8*k <= float64(len(d.b)) }
 
 // newFloats reads k values into a new slice, allocated only when the input
 // holds them.

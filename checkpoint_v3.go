@@ -28,7 +28,8 @@ import (
 //	generator: length (uint32) and the xoshiro256++ MarshalBinary bytes
 //	CRC-32 (IEEE, uint32) of everything before it
 //
-// Version 2 is read with s = 1. Without a restart strategy these versions
+// Version 2 is read with s = 1. The stored candidates X are not read: they
+// are computed from Y, as in the current version. Without a restart strategy these versions
 // did not keep the initial mean, which such a run never uses again; the
 // restored optimizer takes the current mean, mapped into the bounds, in its
 // place.
@@ -120,10 +121,12 @@ func decodeV3(data []byte, version uint32) (*Optimizer, error) {
 	}
 	if want, err := computeParams(&cfg, lam, runMu(&cfg, par0.Lambda, lam)); err != nil || want.Mu != mu || want.TolFunHist != hist {
 		return nil, ckErr("population λ = %d inconsistent with μ = %d and the history %d", lam, mu, hist)
+	} else if !par.near(&want) {
+		return nil, ckErr("strategy parameters differ from those of the config")
 	}
 
 	sigma := d.f64()
-	gen, evals := d.int(), d.int()
+	gen, evals := d.count(), d.count()
 	reason, hasBest := d.u64(), d.u64()
 	bestF := d.f64()
 	histPos, histLen := d.u64(), d.u64()
@@ -135,7 +138,7 @@ func decodeV3(data []byte, version uint32) (*Optimizer, error) {
 	var rs [8]uint64
 	for i := range rs {
 		rs[i] = d.u64()
-		if rs[i] > uint64(math.MaxInt>>1) { // fits an int, with room for sums
+		if rs[i] > maxCount { // fits an int, with room for sums
 			return nil, ckErr("restart counters out of range")
 		}
 	}
@@ -196,6 +199,9 @@ func decodeV3(data []byte, version uint32) (*Optimizer, error) {
 	o.step.sigma = sigma
 	copy(o.step.s, s)
 	o.best = bestPoint{x: bestX, f: bestF, ok: hasBest == 1}
+	if o.best.ok == math.IsNaN(bestF) || !allFinite(bestX) || (o.box != nil && !o.box.contains(bestX)) {
+		return nil, ckErr("inconsistent best point")
+	}
 	copy(o.hist.buf, histVals)
 	o.hist.pos, o.hist.len = int(histPos), int(histLen)
 	o.run.restarts, o.run.gen, o.run.evals0, o.run.maxGen = restarts, gen-genBefore, runEvals0, runMaxGen
@@ -211,9 +217,11 @@ func decodeV3(data []byte, version uint32) (*Optimizer, error) {
 	copy(fm.a, a)
 	copy(fm.ainv, ainv)
 	if o.asked {
+		// X is not read: the candidates follow from Y (checkRestored), and
+		// the views Ask handed out may have held what the caller wrote.
 		d.floats(o.pop.z)
 		d.floats(o.pop.y)
-		d.floats(o.pop.x)
+		d.newFloats(lam * n)
 	}
 	if d.err != nil {
 		return nil, d.err
@@ -226,7 +234,7 @@ func decodeV3(data []byte, version uint32) (*Optimizer, error) {
 		if err := fm.validate(true); err != nil {
 			return nil, err
 		}
-		if o.asked && (!allFinite(o.pop.z) || !allFinite(o.pop.y) || !allFinite(o.pop.x)) {
+		if o.asked && (!allFinite(o.pop.z) || !allFinite(o.pop.y)) {
 			return nil, ckErr("non-finite candidates")
 		}
 	}

@@ -281,7 +281,8 @@ func (d *fullMatrix) decode(r *decoder, live bool) error {
 }
 
 // validate checks a decoded state: for a live run s in [aScaleMin, 1],
-// finite paths and matrices, non-negative bounds.
+// finite paths and matrices, and row bounds that bound the rows (the stop
+// tests trust them).
 func (d *fullMatrix) validate(live bool) error {
 	if !live {
 		return nil
@@ -289,6 +290,15 @@ func (d *fullMatrix) validate(live bool) error {
 	if !allFinite(d.p) || !allFinite(d.v) || !allFinite(d.a) || !allFinite(d.ainv) ||
 		!(d.scale >= aScaleMin && d.scale <= 1) || !(d.rowA >= 0) || !(d.rowAInv >= 0) {
 		return ckErr("live run with a non-finite state")
+	}
+	const slack = 1 - 1e-12 // the rounding of the norms
+	if maxRow, _ := rowNorms(d.a, d.n); !(d.rowA >= maxRow*d.scale*slack) {
+		return ckErr("row bound of A below its rows")
+	}
+	if d.ainv != nil {
+		if maxRow, _ := rowNorms(d.ainv, d.n); !(d.rowAInv >= maxRow*slack) {
+			return ckErr("row bound of A_inv below its rows")
+		}
 	}
 	return nil
 }

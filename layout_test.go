@@ -70,7 +70,9 @@ func ckLayout(t testing.TB, o *mmaes.Optimizer) map[string]int {
 	if cfg.Update == mmaes.Cholesky {
 		vec("AInv", n*n)
 	}
-	off["population"] = pos // Z, Y, X when asked
+	vec("Z", o.Lambda()*n)
+	vec("Y", o.Lambda()*n)
+	off["generator"] = pos
 	return off
 }
 
@@ -100,7 +102,7 @@ func TestCkLayout(t *testing.T) {
 			t.Fatalf("%v: the layout does not match the checkpoint", cfg.Update)
 		}
 		n, lam := o.Dim(), o.Lambda()
-		if want := off["population"] + 8*3*lam*n + 8*36 + 4; len(b) != want {
+		if want := off["Y"] + 8*lam*n + 8*36 + 4; len(b) != want {
 			t.Fatalf("%v: %d bytes, layout %d", cfg.Update, len(b), want)
 		}
 	}

@@ -69,6 +69,13 @@ func (o *Optimizer) sample() bool {
 	p := &o.pop
 	fillNormal(o.src, p.z)
 	o.dist.sample(p.y, p.z, p.lambda)
+	return o.placeCandidates()
+}
+
+// placeCandidates sets x_i = m + σ·y_i and maps them into the box; it
+// reports whether every candidate is finite.
+func (o *Optimizer) placeCandidates() bool {
+	p := &o.pop
 	p.place(o.m, o.step.sigma)
 	// Σ x_i² is finite when every x_i is finite and not huge: one SIMD pass;
 	// only when it is not does the element-by-element check decide.
@@ -79,6 +86,16 @@ func (o *Optimizer) sample() bool {
 		o.box.repairAll(p.x, p.n, p.lambda)
 	}
 	return true
+}
+
+// candidate sets dst to the candidate x_i = m + σ·y_i of the current
+// generation, mapped into the box: the bits sample gave it.
+func (o *Optimizer) candidate(dst []float64, i int) {
+	n := o.pop.n
+	kernel.AxpByTo(dst, o.step.sigma, o.pop.y[i*n:i*n+n], 1, o.m)
+	if o.box != nil {
+		o.box.repair(dst)
+	}
 }
 
 // Tell passes the fitness values of the candidates of the last Ask (lower
@@ -114,7 +131,12 @@ func (o *Optimizer) Tell(fitness []float64) error {
 	}
 	genBest := p.fit[p.idx[0]]
 	genRange := p.fit[p.idx[valid-1]] - genBest
-	o.best.offer(p.candidate(p.idx[0]), genBest)
+	if o.best.improves(genBest) {
+		// The evaluated point, computed again from its step (the bits of
+		// sample): the caller may have written into Ask's views.
+		o.candidate(o.best.x, p.idx[0])
+		o.best.f, o.best.ok = genBest, true
+	}
 	o.hist.push(genBest)
 
 	fired := o.globalStops()

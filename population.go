@@ -58,9 +58,6 @@ func (p *population) views() [][]float64 {
 	return p.xs
 }
 
-// candidate returns x_i.
-func (p *population) candidate(i int) []float64 { return p.x[i*p.n : i*p.n+p.n] }
-
 // recombine sets the weighted sums y_w and z_w of the μ best steps.
 func (p *population) recombine() {
 	sel := p.idx[:len(p.sel.weights)]
@@ -68,18 +65,19 @@ func (p *population) recombine() {
 	kernel.WeightedSum(p.sel.zw, p.sel.weights, p.z, p.n, sel)
 }
 
-// encode writes the pending candidates: z, y and x.
+// encode writes the steps z and y of the population (the candidates x
+// follow from them, and Ask's views of x may hold what the caller wrote).
 func (p *population) encode(e *encoder) {
 	e.floats(p.z)
 	e.floats(p.y)
-	e.floats(p.x)
 }
 
-func (p *population) decode(d *decoder) error {
+// decode reads the steps; those of pending candidates (asked) must be
+// finite.
+func (p *population) decode(d *decoder, asked bool) error {
 	d.floats(p.z)
 	d.floats(p.y)
-	d.floats(p.x)
-	if d.err == nil && (!allFinite(p.z) || !allFinite(p.y) || !allFinite(p.x)) {
+	if d.err == nil && asked && (!allFinite(p.z) || !allFinite(p.y)) {
 		return ckErr("non-finite candidates")
 	}
 	return d.err

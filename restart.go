@@ -244,7 +244,7 @@ func (r *runs) encode(e *encoder) {
 }
 
 func (r *runs) decode(d *decoder) error {
-	r.restarts, r.gen, r.evals0, r.maxGen = d.int(), d.int(), d.int(), d.int()
+	r.restarts, r.gen, r.evals0, r.maxGen = d.count(), d.count(), d.count(), d.count()
 	if d.err != nil {
 		return d.err
 	}

@@ -59,13 +59,9 @@ type bestPoint struct {
 
 func newBestPoint(n int) bestPoint { return bestPoint{x: make([]float64, n)} }
 
-// offer records x with value f if it is the first or better than the best.
-func (b *bestPoint) offer(x []float64, f float64) {
-	if !b.ok || f < b.f {
-		copy(b.x, x)
-		b.f, b.ok = f, true
-	}
-}
+// improves reports whether a point of value f is the first or better than
+// the best.
+func (b *bestPoint) improves(f float64) bool { return !b.ok || f < b.f }
 
 func (b *bestPoint) encode(e *encoder) {
 	e.bool(b.ok)
@@ -73,9 +69,17 @@ func (b *bestPoint) encode(e *encoder) {
 	e.floats(b.x)
 }
 
-func (b *bestPoint) decode(d *decoder) error {
+// decode reads the best point and checks it: a value (not NaN) exactly when
+// one was found, a finite point inside the box (nil: none).
+func (b *bestPoint) decode(d *decoder, bx *box) error {
 	b.ok = d.bool()
 	b.f = d.f64()
 	d.floats(b.x)
-	return d.err
+	if d.err != nil {
+		return d.err
+	}
+	if b.ok == math.IsNaN(b.f) || !allFinite(b.x) || (bx != nil && !bx.contains(b.x)) {
+		return ckErr("inconsistent best point")
+	}
+	return nil
 }

@@ -256,6 +256,11 @@ func (fh *fitnessHistory) decode(d *decoder) error {
 	if d.err == nil && (pos >= len(fh.buf) || n > len(fh.buf)) {
 		return ckErr("inconsistent TolFun history")
 	}
+	for _, f := range fh.buf[:n] {
+		if f != f {
+			return ckErr("NaN in the TolFun history")
+		}
+	}
 	fh.pos, fh.len = pos, n
 	return d.err
 }
