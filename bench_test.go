@@ -21,7 +21,7 @@ const renewEvery = 1000
 // optimizers made from cfg with every stop off, renewed every renewEvery
 // generations, and reports ns/generation (= ns/op) under its own name.
 func benchGenerations(b *testing.B, cfg mmaes.Config, f func(x []float64) float64) {
-	cfg.TolFun, cfg.TolX, cfg.MaxGenerations, cfg.MaxCondition = 0, 0, 0, 0
+	cfg.TolFun, cfg.TolX, cfg.MaxGenerations, cfg.MaxCondition, cfg.Endless = 0, 0, 0, 0, true
 	renew := func() *mmaes.Optimizer {
 		o, err := mmaes.New(cfg)
 		if err != nil {

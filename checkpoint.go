@@ -14,7 +14,7 @@ import (
 //	magic "MMAESCKP" (8 bytes), version (uint32)
 //	Config:  Dim, Seed, Sigma, Update, Lambda, Mu, C, C1, CSigma, DSigma,
 //	         TargetF, MaxEvals, MaxGenerations, TolFun, TolFunHist, TolX,
-//	         MaxCondition, RankMu, CMu, Restart, MaxRestarts, Workers,
+//	         MaxCondition, Endless, RankMu, CMu, Restart, MaxRestarts, Workers,
 //	         MaxMemory, the initial mean (n), Lower and Upper (each a
 //	         presence flag, then n)
 //	Params of the current run: λ, μ, weights (μ), μ_eff, c, c1, c_σ, d_σ,
@@ -156,7 +156,7 @@ func decodeV4(body []byte, size int) (*Optimizer, error) {
 	}
 	// Every run's population (λ ≥ Config.Lambda) is stored: a λ the
 	// input cannot hold is refused before resolving allocates its weights.
-	if !d.holds(2*float64(cfg.Lambda)*float64(cfg.Dim)) {
+	if !d.holds(2 * float64(cfg.Lambda) * float64(cfg.Dim)) {
 		return nil, ckErr("truncated: %d bytes for λ = %d, n = %d", size, cfg.Lambda, cfg.Dim)
 	}
 	par0, err := resolve(&cfg)
@@ -275,6 +275,7 @@ func (c *Config) encode(e *encoder) {
 	e.int(c.TolFunHist)
 	e.f64(c.TolX)
 	e.f64(c.MaxCondition)
+	e.bool(c.Endless)
 	e.bool(c.RankMu)
 	e.f64(c.CMu)
 	e.int(int(c.Restart))
@@ -298,6 +299,7 @@ func (c *Config) decode(d *decoder) {
 	c.TolFun = d.f64()
 	c.TolFunHist = d.int()
 	c.TolX, c.MaxCondition = d.f64(), d.f64()
+	c.Endless = d.bool()
 	c.RankMu = d.bool()
 	c.CMu = d.f64()
 	c.Restart = Restart(d.int())

@@ -81,6 +81,8 @@ func decodeV3(data []byte, version uint32) (*Optimizer, error) {
 		return nil, ckErr("inconsistent config")
 	}
 	cfg.RankMu, cfg.CMu = rankMu == 1, cmu
+	// These versions ran without a bounding stop when all were 0.
+	cfg.Endless = cfg.MaxEvals == 0 && cfg.MaxGenerations == 0 && cfg.TolFun == 0 && cfg.TolX == 0 && cfg.MaxCondition == 0
 	cfg.Restart, cfg.MaxRestarts, cfg.Workers = Restart(restart), int(maxRest), int(workers)
 	nvec := int(hasLower + hasUpper)
 	if cfg.Restart != NoRestart {

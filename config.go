@@ -77,6 +77,13 @@ type Config struct {
 	// DefaultConfig: 1e14 (pycma's tolconditioncov). Checked when the row
 	// norms are computed (see TolX).
 	MaxCondition float64
+	// Endless confirms a Config without a stop that bounds the run
+	// (MaxEvals, MaxGenerations, TolFun, TolX and MaxCondition all 0): it
+	// goes on until the caller stops calling Ask and Tell (or cancels
+	// Optimize's context), or TargetF is met, as a tuner that never ends
+	// does. New refuses such a Config without it: a Config literal leaves
+	// every stop 0, and would run forever by mistake.
+	Endless bool
 
 	// RankMu adds the rank-μ term of CMA-ES to the MMA update of A, so that
 	// every generation learns from all μ selected steps, not only from the

@@ -230,6 +230,34 @@ func (d *fullMatrix) commit(g *generation) {
 	d.rowA = (d.alpha*d.rowA + math.Abs(d.beta)*d.pInf*d.normQ) * boundSlack
 }
 
+// rebalanceExp bounds the binary exponent of A's largest row norm (a
+// variable for the tests, which turn the rebalancing off).
+var rebalanceExp = 64
+
+// rebalance multiplies A by 2^k so that its largest row norm is near 1, with
+// p (in the space of A·z) and the row bound, and A_inv by 2^−k; all exact
+// (powers of two), so the run goes on as it would have, σ·A unchanged.
+func (d *fullMatrix) rebalance() int {
+	if !(d.rowA > 0 && d.rowA < boundLimit) {
+		return 0 // a scan decides first
+	}
+	e := math.Ilogb(d.rowA)
+	if e >= -rebalanceExp && e <= rebalanceExp {
+		return 0
+	}
+	k := -e
+	d.flush()
+	f := math.Ldexp(1, k)
+	kernel.Scale(f, d.a)
+	kernel.Scale(f, d.p)
+	d.rowA = math.Ldexp(d.rowA, k)
+	if d.ainv != nil {
+		kernel.Scale(1/f, d.ainv)
+		d.rowAInv = math.Ldexp(d.rowAInv, -k)
+	}
+	return k
+}
+
 func (d *fullMatrix) flush() {
 	if d.pend {
 		kernel.ScaleAddOuter(d.a, d.n, d.pendAlpha, d.pendBeta, d.p, d.pendQ)

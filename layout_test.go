@@ -22,7 +22,7 @@ func ckLayout(t testing.TB, o *mmaes.Optimizer) map[string]int {
 	word := func(name string) { off[name] = pos; pos += 8 }
 	vec := func(name string, k int) { off[name] = pos; pos += 8 * k }
 	for _, f := range []string{"Dim", "Seed", "Sigma", "Update", "Lambda", "Mu", "C", "C1", "CSigma", "DSigma",
-		"TargetF", "MaxEvals", "MaxGenerations", "TolFun", "TolFunHist", "TolX", "MaxCondition", "RankMu", "CMu",
+		"TargetF", "MaxEvals", "MaxGenerations", "TolFun", "TolFunHist", "TolX", "MaxCondition", "Endless", "RankMu", "CMu",
 		"Restart", "MaxRestarts", "Workers", "MaxMemory"} {
 		word("cfg." + f)
 	}

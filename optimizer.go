@@ -129,8 +129,11 @@ func (o *Optimizer) Tell(fitness []float64) error {
 		o.stop(fired.winner())
 		return nil
 	}
-	genBest := p.fit[p.idx[0]]
-	genRange := p.fit[p.idx[valid-1]] - genBest
+	genBest, genWorst := p.fit[p.idx[0]], p.fit[p.idx[valid-1]]
+	genRange := 0.0 // equal values spread 0, also when they are ±Inf
+	if genWorst != genBest {
+		genRange = genWorst - genBest
+	}
 	if o.best.improves(genBest) {
 		// The evaluated point, computed again from its step (the bits of
 		// sample): the caller may have written into Ask's views.
@@ -171,6 +174,9 @@ func (o *Optimizer) update() bool {
 	o.m, o.mNew = o.mNew, o.m
 	o.dist.commit(&p.sel)
 	o.step.commit()
+	if k := o.dist.rebalance(); k != 0 {
+		o.step.sigma = math.Ldexp(o.step.sigma, -k)
+	}
 	return true
 }
 

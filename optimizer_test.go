@@ -829,7 +829,11 @@ func TestConfigParams(t *testing.T) {
 	for _, cfg := range []mmaes.Config{
 		mmaes.DefaultConfig(1), mmaes.DefaultConfig(7), mmaes.DefaultConfig(1000),
 		func() mmaes.Config { c := mmaes.DefaultConfig(10); c.RankMu, c.Lambda, c.Mu = true, 40, 7; return c }(),
-		func() mmaes.Config { c := mmaes.DefaultConfig(5); c.Update, c.C1, c.CSigma = mmaes.Cholesky, 0.1, 0.5; return c }(),
+		func() mmaes.Config {
+			c := mmaes.DefaultConfig(5)
+			c.Update, c.C1, c.CSigma = mmaes.Cholesky, 0.1, 0.5
+			return c
+		}(),
 	} {
 		p, err := cfg.Params()
 		if err != nil {
@@ -852,5 +856,32 @@ func TestConfigParams(t *testing.T) {
 	_, errN := mmaes.New(bad)
 	if errP == nil || errN == nil || errP.Error() != errN.Error() {
 		t.Errorf("invalid config: Params %v, New %v", errP, errN)
+	}
+}
+
+// TestNoStopRefused: a Config literal has every stop that bounds a run at
+// 0 and would run forever; New refuses it with an error naming Endless and
+// saying how to ask for such a run, and accepts it with Endless set.
+func TestNoStopRefused(t *testing.T) {
+	cfg := mmaes.Config{Dim: 4, Sigma: 1}
+	_, err := mmaes.New(cfg)
+	var ce *mmaes.ConfigError
+	if !errors.As(err, &ce) || ce.Field != "Endless" || !strings.Contains(err.Error(), "DefaultConfig") {
+		t.Fatalf("Config{Dim: 4, Sigma: 1}: err = %v", err)
+	}
+	cfg.Endless = true
+	if _, err := mmaes.New(cfg); err != nil {
+		t.Errorf("with Endless: %v", err)
+	}
+	for _, set := range []func(*mmaes.Config){
+		func(c *mmaes.Config) { c.MaxEvals = 10 }, func(c *mmaes.Config) { c.MaxGenerations = 10 },
+		func(c *mmaes.Config) { c.TolFun = 1e-9 }, func(c *mmaes.Config) { c.TolX = 1e-9 },
+		func(c *mmaes.Config) { c.MaxCondition = 1e10 },
+	} {
+		c := mmaes.Config{Dim: 4, Sigma: 1}
+		set(&c)
+		if _, err := mmaes.New(c); err != nil {
+			t.Errorf("with a stop: %v", err)
+		}
 	}
 }

@@ -42,7 +42,7 @@ func TestReportRankMu(t *testing.T) {
 	variants := []string{"paper", "tutorial c_μ", "rank-μ"}
 	tweak := func(variant string, n int) func(*mmaes.Config) {
 		return func(c *mmaes.Config) {
-			c.TolFun, c.TolX, c.MaxCondition, c.MaxGenerations = 0, 0, 0, 0
+			c.TolFun, c.TolX, c.MaxCondition, c.MaxGenerations, c.Endless = 0, 0, 0, 0, true
 			switch variant {
 			case "tutorial c_μ":
 				o, err := mmaes.New(mmaes.DefaultConfig(n))

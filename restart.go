@@ -121,9 +121,9 @@ type runs struct {
 	policy   restartPolicy
 	lambda0  int
 	restarts int
-	gen      int // generations of the current run
-	evals0   int // evaluations before the current run
-	maxGen   int // the current run's generation limit; 0: none
+	gen      int   // generations of the current run
+	evals0   int   // evaluations before the current run
+	maxGen   int   // the current run's generation limit; 0: none
 	budget   int64 // the memory budget in bytes (0: none known)
 }
 

@@ -1,7 +1,9 @@
 package mmaes
 
 import (
+	"context"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -89,4 +91,48 @@ func norm(x []float64) float64 {
 		s += v * v
 	}
 	return math.Sqrt(s)
+}
+
+// TestRebalanceExact: rebalancing σ and A by powers of two changes no bit of
+// a run: with and without it, a run long enough for several rebalances has
+// the same mean, the same σ·A (its diagonal, computed the same way) and the
+// same best point every generation.
+func TestRebalanceExact(t *testing.T) {
+	run := func(u Update, exp int) (means, steps [][]float64, rebalances int) {
+		old := rebalanceExp
+		rebalanceExp = exp
+		defer func() { rebalanceExp = old }()
+		cfg := DefaultConfig(2)
+		cfg.Update, cfg.Seed, cfg.Sigma = u, 7, 20.0/3
+		cfg.Mean = []float64{3, -7}
+		cfg.TolFun, cfg.TolX, cfg.MaxCondition, cfg.MaxGenerations = 0, 0, 0, 2500
+		lastSigma := cfg.Sigma
+		cfg.Observer = func(o *Optimizer) {
+			a := o.A()
+			means = append(means, append([]float64(nil), o.Mean()...))
+			steps = append(steps, []float64{o.Sigma() * a[0], o.Sigma() * a[3], o.BestF()})
+			if s := o.Sigma(); s/lastSigma > 1e10 || lastSigma/s > 1e10 {
+				rebalances++
+			}
+			lastSigma = o.Sigma()
+		}
+		o, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.Optimize(context.Background(), func(x []float64) float64 { return x[0]*x[0] + x[1]*x[1] })
+		return means, steps, rebalances
+	}
+	for _, u := range []Update{MMA, ECMA, Cholesky} {
+		m1, s1, r1 := run(u, 64)
+		m2, s2, r2 := run(u, 1<<20)
+		if r1 < 2 || r2 != 0 {
+			t.Fatalf("%v: %d rebalances with, %d without", u, r1, r2)
+		}
+		for g := range m1 {
+			if !slices.Equal(m1[g], m2[g]) || !slices.Equal(s1[g], s2[g]) {
+				t.Fatalf("%v gen %d: mean %v, σ·A %v with rebalancing; %v, %v without", u, g+1, m1[g], s1[g], m2[g], s2[g])
+			}
+		}
+	}
 }

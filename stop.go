@@ -143,6 +143,10 @@ func checkStops(cfg *Config, _ *Params) error {
 	if math.IsNaN(cfg.MaxCondition) || cfg.MaxCondition < 0 {
 		return cfgErr("MaxCondition", "%g: must be ≥ 0 (0: off)", cfg.MaxCondition)
 	}
+	if !cfg.Endless && cfg.MaxEvals == 0 && cfg.MaxGenerations == 0 && cfg.TolFun == 0 && cfg.TolX == 0 && cfg.MaxCondition == 0 {
+		return cfgErr("Endless", "no stop criterion (MaxEvals, MaxGenerations, TolFun, TolX and MaxCondition are all 0, "+
+			"as in a Config literal; DefaultConfig sets them): set one, or set Endless for a run that goes on until the caller stops it")
+	}
 	return nil
 }
 
@@ -241,7 +245,7 @@ func (fh *fitnessHistory) flat(tol float64) bool {
 	for _, h := range fh.buf {
 		lo, hi = min(lo, h), max(hi, h)
 	}
-	return hi-lo < tol
+	return hi == lo || hi-lo < tol // equal ±Inf values are flat too
 }
 
 func (fh *fitnessHistory) encode(e *encoder) {

@@ -269,7 +269,7 @@ const renewEvery = 1000
 func newNeutral(n int) *neutral {
 	cfg := mmaes.DefaultConfig(n)
 	cfg.Sigma = 1
-	cfg.MaxGenerations, cfg.TolFun, cfg.TolX, cfg.MaxCondition = 0, 0, 0, 0
+	cfg.MaxGenerations, cfg.TolFun, cfg.TolX, cfg.MaxCondition, cfg.Endless = 0, 0, 0, 0, true
 	r := &neutral{cfg: cfg, rand: rand.New(rand.NewPCG(1, 2))}
 	r.renew()
 	r.fit = make([]float64, r.opt.Lambda())

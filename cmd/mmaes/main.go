@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // command is one subcommand: its flags are parsed from args, output goes to
@@ -46,11 +47,11 @@ func main() {
 // mainExit runs the command line args and returns the exit status: 0 on
 // success, 1 when the command failed, 2 for a bad command line.
 func mainExit(args []string, stdout, stderr io.Writer) int {
-	name := "run" // `mmaes` alone runs the default optimization
-	if len(args) > 0 {
+	name := "run" // `mmaes` alone, or with flags only, is `mmaes run`
+	if len(args) > 0 && (!strings.HasPrefix(args[0], "-") || isHelp(args[0])) {
 		name, args = args[0], args[1:]
 	}
-	if name == "-h" || name == "-help" || name == "--help" || name == "help" {
+	if isHelp(name) || name == "help" {
 		usage(stderr)
 		return 0
 	}
@@ -77,6 +78,9 @@ func mainExit(args []string, stdout, stderr io.Writer) int {
 	usage(stderr)
 	return 2
 }
+
+// isHelp reports whether arg asks for help.
+func isHelp(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: mmaes <command> [flags]")

@@ -227,3 +227,51 @@ func TestRunExtras(t *testing.T) {
 		t.Errorf("best f %v, want 5 (the corner of the box)\n%s", best, stdout)
 	}
 }
+
+// TestFlagsOnlyIsRun: `mmaes -n 4 …` (flags without a command) is `mmaes
+// run -n 4 …`, as the usage says of `mmaes` alone.
+func TestFlagsOnlyIsRun(t *testing.T) {
+	code, out, errOut := exec("-n", "4", "-f", "sp", "-q")
+	if code != 0 || !strings.Contains(out, "Sphere, n = 4") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if code, _, _ := exec("-h"); code != 0 {
+		t.Errorf("-h: exit %d", code)
+	}
+}
+
+// TestTargetHelp: the help of -target shows no "(default NaN)".
+func TestTargetHelp(t *testing.T) {
+	_, _, errOut := exec("run", "-h")
+	if !strings.Contains(errOut, "-target") || strings.Contains(errOut, "NaN") {
+		t.Errorf("run -h:\n%s", errOut)
+	}
+	code, out, _ := exec("run", "-f", "sp", "-n", "3", "-target", "1e-3", "-q")
+	if code != 0 || !strings.Contains(out, "target reached") {
+		t.Errorf("-target 1e-3: exit %d\n%s", code, out)
+	}
+}
+
+// TestProgressNotTerminal: written to a file or a pipe, progress lines end
+// in newlines, with no carriage return.
+func TestProgressNotTerminal(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "progress"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p := newProgress(f, true)
+	p.update(1, 10, 3, 1)
+	p.update(2, 20, 2, 1) // within the interval: not shown
+	p.done()
+	b, _ := os.ReadFile(f.Name())
+	if strings.Contains(string(b), "\r") || strings.Count(string(b), "\n") != 1 || !strings.Contains(string(b), "generation        1") {
+		t.Errorf("progress into a file: %q", b)
+	}
+	var buf bytes.Buffer
+	p = newProgress(&buf, true)
+	p.update(1, 10, 3, 1)
+	if strings.Contains(buf.String(), "\r") {
+		t.Errorf("progress into a buffer: %q", buf.String())
+	}
+}

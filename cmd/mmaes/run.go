@@ -26,7 +26,8 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	n := fs.Int("n", 128, "dimension")
 	update := fs.String("update", "mma", "matrix update: mma, ecma or cholesky")
 	seed := fs.Uint64("seed", 1, "seed of the initial mean and of the optimizer")
-	target := fs.Float64("target", math.NaN(), "stop when f ≤ target (default: the function's target, 1e-10 or -1e10)")
+	var target optFloat
+	fs.Var(&target, "target", "stop when f ≤ target (default: the function's target, 1e-10 or -1e10)")
 	maxEvals := fs.Int("max-evals", 0, "evaluation budget (0: the library's default stops)")
 	rotate := fs.Bool("rotate", false, "minimize f(Rx) for a random rotation R")
 	tracePath := fs.String("trace", "", "write a per-generation CSV trace to this file")
@@ -56,8 +57,8 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	p := problem{fn: fn, n: *n, rotate: *rotate}
 	cfg := p.config(u, *seed, *maxEvals)
-	if !math.IsNaN(*target) {
-		cfg.TargetF = *target
+	if target.set {
+		cfg.TargetF = target.v
 	}
 	if err := applyExtras(&cfg, *restart, *maxRestarts, *rankMu, *bounds, *workers, *seed); err != nil {
 		return err
@@ -238,34 +239,82 @@ func (t *trace) writeCSV(path string) error {
 	return f.Close()
 }
 
-// progress prints a progress line at most every interval, rewriting it in
-// place with a carriage return.
+// progress prints a progress line at most every interval: on a terminal
+// rewritten in place with a carriage return, elsewhere (a file, a pipe) as
+// a line of its own, less often.
 type progress struct {
-	w       io.Writer
-	on      bool
-	last    time.Time
-	printed bool
+	w        io.Writer
+	on       bool
+	terminal bool
+	last     time.Time
+	printed  bool
 }
 
-const progressInterval = 200 * time.Millisecond
+// The intervals between progress lines on a terminal and elsewhere.
+const (
+	progressInterval     = 200 * time.Millisecond
+	progressLineInterval = 2 * time.Second
+)
 
 func newProgress(w io.Writer, on bool) *progress {
-	return &progress{w: w, on: on, last: time.Now()}
+	return &progress{w: w, on: on, terminal: isTerminal(w), last: time.Now()}
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 func (p *progress) update(gen, evals int, bestF, sigma float64) {
 	// The first generation is shown at once, then one line per interval.
-	if !p.on || (p.printed && time.Since(p.last) < progressInterval) {
+	interval := progressInterval
+	if !p.terminal {
+		interval = progressLineInterval
+	}
+	if !p.on || (p.printed && time.Since(p.last) < interval) {
 		return
 	}
 	p.last = time.Now()
 	p.printed = true
-	fmt.Fprintf(p.w, "\rgeneration %8d  evaluations %10d  best f %12.4e  σ %10.3e  [%s]",
+	line := fmt.Sprintf("generation %8d  evaluations %10d  best f %12.4e  σ %10.3e  [%s]",
 		gen, evals, bestF, sigma, kernel.Impl())
+	if p.terminal {
+		fmt.Fprint(p.w, "\r"+line)
+	} else {
+		fmt.Fprintln(p.w, line)
+	}
 }
 
 func (p *progress) done() {
-	if p.printed {
+	if p.printed && p.terminal {
 		fmt.Fprintln(p.w)
 	}
+}
+
+// optFloat is a float flag that records whether it was set, and shows no
+// default in the flag's help.
+type optFloat struct {
+	v   float64
+	set bool
+}
+
+func (f *optFloat) String() string {
+	if f == nil || !f.set {
+		return ""
+	}
+	return strconv.FormatFloat(f.v, 'g', -1, 64)
+}
+
+func (f *optFloat) Set(s string) error {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return err
+	}
+	f.v, f.set = v, true
+	return nil
 }

@@ -1,0 +1,5 @@
+//go:build race
+
+package mmaes_test
+
+func init() { raceEnabled = true }
