@@ -103,7 +103,7 @@ func convDescribe(fn string, n int, update string, seed uint64, res mmaes.Result
 // The budget is 10⁴·n evaluations (2·10⁴ at n = 2, 1.6·10⁵ at n = 16). The
 // slowest cases measured (Rosenbrock, Tablet, TwoAxes) need at most about
 // 1.8·10³·n (28 000 at n = 16), so the budget leaves a margin of more than
-// five; TestReportEvals (report_test.go) prints the medians.
+// five; TestEvalsTable prints the medians.
 //
 // With -short the test runs n = 2, 4, 8 only. The whole test takes about a
 // second.

@@ -75,16 +75,17 @@
 // Ask and Tell hand the evaluation to the caller (for instance to evaluate
 // the λ candidates in parallel):
 //
+//	var fit []float64
 //	for opt.Reason() == mmaes.NotStopped {
-//		xs := opt.Ask() // λ views, valid until the next Tell
-//		for i, x := range xs {
-//			fit[i] = f(x)
+//		xs := opt.Ask() // λ views into the optimizer, valid until the next Tell
+//		fit = fit[:0]   // λ changes when a restart strategy restarts
+//		for _, x := range xs {
+//			fit = append(fit, f(x))
 //		}
-//		if err := opt.Tell(fit[:len(xs)]); err != nil { ... }
+//		if err := opt.Tell(fit); err != nil { ... }
 //	}
 //
-// (With a restart strategy λ changes at restarts: size the values by
-// len(xs).) Example_externalEvaluation shows a service that sends the
+// Example_externalEvaluation shows a service that sends the
 // candidates to remote workers, matches the results by index in whatever
 // order they arrive, and checkpoints between generations.
 //

@@ -71,11 +71,12 @@ func ExampleOptimizer_Ask() {
 		}
 		return s
 	}
-	fit := make([]float64, opt.Lambda())
+	var fit []float64
 	for opt.Reason() == mmaes.NotStopped {
-		xs := opt.Ask() // λ views, valid until the next Tell
-		for i, x := range xs {
-			fit[i] = cigar(x)
+		xs := opt.Ask() // λ views into the optimizer, valid until the next Tell
+		fit = fit[:0]   // λ changes when a restart strategy restarts
+		for _, x := range xs {
+			fit = append(fit, cigar(x))
 		}
 		if err := opt.Tell(fit); err != nil {
 			fmt.Println(err)

@@ -14,10 +14,9 @@ import (
 	"github.com/mmaes-go/mmaes/benchfn"
 )
 
-// TestReportRankMu measures the goal of issue 6 for Config.RankMu: median
-// evaluations to the target (1e-10; −1e10 for the parabolic ridge) over 21
-// seeds, σ0 = 20/3, x0 uniform in [−10, 10]^n (convRunOnce), on the ten
-// functions at n = 8, 16, 32, 64, for
+// TestRankMuTable measures Config.RankMu: median evaluations to the target
+// (1e-10; −1e10 for the parabolic ridge), σ0 = 20/3, x0 uniform in
+// [−10, 10]^n (convRunOnce), on the ten functions, for
 //
 //   - paper: the paper's MMA-ES (RankMu off),
 //   - tutorial c_μ: RankMu with Hansen's tutorial c_μ (Config.CMu set to it),
@@ -25,20 +24,24 @@ import (
 //
 // with the target and the budget (10⁴·n evaluations) as the only stops, as
 // pycma's figures were measured ("other stops off"). A run that misses the
-// target counts as +Inf; "(k/21)" counts the successes when not all
-// succeeded. It then compares the five cells the issue names with pycma
-// 4.4.0 (goal: at most 1.1× its median).
+// target counts as +Inf; "(k/seeds)" counts the successes when not all
+// succeeded. It checks what docs/rank-mu.md states: on the ill-conditioned
+// functions (ctb, ell, tab, dp, sch, ros) rank-μ needs at most 0.9× the
+// paper's median evaluations (measured: 0.15–0.73×), elsewhere at most
+// 1.15× (measured: up to 1.07×); with the full report, also that the five
+// cells compared with pycma 4.4.0 are within 1.1× its median.
 //
-// It takes about two minutes on two cores and is skipped unless
-// MMAES_REPORT=1:
+// By default it runs n = 16 over 7 seeds (a few seconds). With
+// MMAES_REPORT=1 it runs n = 8, 16, 32, 64 over 21 seeds (about two minutes
+// on two cores) and prints the tables:
 //
-//	MMAES_REPORT=1 go test -run TestReportRankMu -v -timeout 30m .
-func TestReportRankMu(t *testing.T) {
-	if os.Getenv("MMAES_REPORT") != "1" {
-		t.Skip("set MMAES_REPORT=1 to run")
+//	MMAES_REPORT=1 go test -run TestRankMuTable -v -timeout 30m .
+func TestRankMuTable(t *testing.T) {
+	nSeeds, dims := 7, []int{16}
+	report := os.Getenv("MMAES_REPORT") == "1"
+	if report {
+		nSeeds, dims = 21, []int{8, 16, 32, 64}
 	}
-	const nSeeds = 21
-	dims := []int{8, 16, 32, 64}
 	variants := []string{"paper", "tutorial c_μ", "rank-μ"}
 	tweak := func(variant string, n int) func(*mmaes.Config) {
 		return func(c *mmaes.Config) {
@@ -128,19 +131,34 @@ func TestReportRankMu(t *testing.T) {
 			mr, _ := median(key{f.Short, "rank-μ", n})
 			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %.2f |\n", f.Short, n,
 				cell(key{f.Short, "paper", n}), cell(key{f.Short, "tutorial c_μ", n}), cell(key{f.Short, "rank-μ", n}), mr/mp)
+			limit := 1.15
+			if strings.Contains(" ctb ell tab dp sch ros ", " "+f.Short+" ") {
+				limit = 0.9
+			}
+			if !(mr <= limit*mp) && !math.IsInf(mp, 1) {
+				t.Errorf("%s n=%d: rank-μ %s, paper %s: ratio above %g", f.Short, n,
+					cell(key{f.Short, "rank-μ", n}), cell(key{f.Short, "paper", n}), limit)
+			}
 		}
 	}
-	fmt.Fprintf(&b, "\nthe issue's goal: at most 1.1× pycma 4.4.0's median\n\n")
-	fmt.Fprintf(&b, "| f | n | pycma | goal | tutorial c_μ | rank-μ | met |\n|---|---|---|---|---|---|---|\n")
-	for _, g := range []struct {
-		fn    string
-		n     int
-		pycma float64
-	}{{"sp", 32, 5418}, {"cig", 16, 7380}, {"cig", 32, 14266}, {"ell", 16, 9420}, {"ell", 32, 32396}} {
-		mt, _ := median(key{g.fn, "tutorial c_μ", g.n})
-		mr, _ := median(key{g.fn, "rank-μ", g.n})
-		fmt.Fprintf(&b, "| %s | %d | %.0f | %.0f | %.0f (%.2f×) | %.0f (%.2f×) | %v |\n", g.fn, g.n, g.pycma, 1.1*g.pycma,
-			mt, mt/g.pycma, mr, mr/g.pycma, mr <= 1.1*g.pycma)
+	if report {
+		fmt.Fprintf(&b, "\nthe goal: at most 1.1× pycma 4.4.0's median\n\n")
+		fmt.Fprintf(&b, "| f | n | pycma | goal | tutorial c_μ | rank-μ | met |\n|---|---|---|---|---|---|---|\n")
+		for _, g := range []struct {
+			fn    string
+			n     int
+			pycma float64
+		}{{"sp", 32, 5418}, {"cig", 16, 7380}, {"cig", 32, 14266}, {"ell", 16, 9420}, {"ell", 32, 32396}} {
+			mt, _ := median(key{g.fn, "tutorial c_μ", g.n})
+			mr, _ := median(key{g.fn, "rank-μ", g.n})
+			fmt.Fprintf(&b, "| %s | %d | %.0f | %.0f | %.0f (%.2f×) | %.0f (%.2f×) | %v |\n", g.fn, g.n, g.pycma, 1.1*g.pycma,
+				mt, mt/g.pycma, mr, mr/g.pycma, mr <= 1.1*g.pycma)
+			if report && !(mr <= 1.1*g.pycma) {
+				t.Errorf("%s n=%d: rank-μ median %.0f, above 1.1× pycma's %.0f", g.fn, g.n, mr, g.pycma)
+			}
+		}
 	}
-	t.Log(b.String())
+	if report {
+		t.Log(b.String())
+	}
 }

@@ -11,7 +11,7 @@ import (
 // TestRankMuHelps: on the ellipsoid and the tablet at n = 16 (5 seeds, the
 // paper's start), rank-μ needs at most 0.8× the evaluations of the paper's
 // rank-one update (measured: about 0.58× and 0.29×; see
-// rankmu_report_test.go), and on the sphere no more than 1.1×.
+// TestRankMuTable), and on the sphere no more than 1.1×.
 func TestRankMuHelps(t *testing.T) {
 	for _, c := range []struct {
 		fn    string

@@ -3,7 +3,7 @@ module github.com/mmaes-go/mmaes/cmd/mmaes
 go 1.25.0
 
 require (
-	github.com/mmaes-go/mmaes v0.0.0
+	github.com/mmaes-go/mmaes v0.0.0-00010101000000-000000000000
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.16.0
 )
@@ -23,4 +23,3 @@ require (
 	golang.org/x/tools v0.30.0 // indirect
 )
 
-replace github.com/mmaes-go/mmaes => ../..
