@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/optimize"
-	"gonum.org/v1/plot"
 
 	"github.com/mmaes-go/mmaes"
 	"github.com/mmaes-go/mmaes/kernel"
@@ -439,8 +438,11 @@ func cpuName() string {
 // roofline, OpenBLAS and gonum.
 func plotBench(path string, rows []benchRow) error {
 	p := newLogPlot("time per generation (one core)", "n", "seconds")
-	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = logTicks{}
+	var dims []int
+	for _, r := range rows {
+		dims = append(dims, r.n)
+	}
+	logLog(p, dims) // a labelled tick at every measured n
 	series := []struct {
 		name string
 		get  func(benchRow) float64

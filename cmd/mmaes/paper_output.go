@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -327,7 +328,6 @@ func (r *paperReport) writeFE(w *outWriter) {
 		}
 		xs := ints2f(o.dims)
 		fp := newLogPlot(f.Name, "n", "SP (evaluations)")
-		fp.Legend.Left = true
 		logLog(fp, o.dims)
 		bp := newLogPlot(f.Name, "n", "β = SP/SP(Cholesky)")
 		logLog(bp, o.dims)
@@ -347,14 +347,80 @@ func (r *paperReport) writeFE(w *outWriter) {
 		if bp.Y.Min < bp.Y.Max && !math.IsInf(bp.Y.Max, 0) {
 			bp.Y.Max += 0.4 * (bp.Y.Max - bp.Y.Min)
 		}
+		noLegend(fp) // one legend for the grid, in a cell of its own
 		fePlots = append(fePlots, fp)
 		betaPlots = append(betaPlots, bp)
+	}
+	if len(fePlots) > 0 {
+		fePlots = append(fePlots, r.ratioPanel(w), legendPanel(w, "MMA", "ECMA", "Cholesky"))
 	}
 	w.csv("fe.csv", []string{"function", "n", "update", "runs", "successes", "success_rate",
 		"median_evals", "mean_evals_successful", "sp", "beta_vs_cholesky", "budget"}, rows)
 	w.text("fe.md", md.String())
 	w.grid("fe_dims.png", fePlots, 4, 3.6*vg.Inch, 3*vg.Inch)
 	w.grid("beta_dims.png", betaPlots, 4, 3.6*vg.Inch, 3*vg.Inch)
+}
+
+// ratioPanel draws β = SP/SP(Cholesky) of MMA and ECMA against n: the
+// median over the functions, and the range of the middle half.
+func (r *paperReport) ratioPanel(w *outWriter) *plot.Plot {
+	o := r.opts
+	p := newLogPlot("SP / SP(Cholesky), over the functions", "n", "β (median, quartiles)")
+	logLog(p, o.dims)
+	linearY(p)
+	xs := ints2f(o.dims)
+	addRefLine(p, xs[0], xs[len(xs)-1], 1)
+	for i, u := range updates[:2] {
+		med, lo, hi := make([]float64, len(xs)), make([]float64, len(xs)), make([]float64, len(xs))
+		for j, n := range o.dims {
+			var bs []float64
+			for _, f := range o.funcs {
+				b := beta(r.fe[feKey{f.Short, n, u}].SP, r.fe[feKey{f.Short, n, mmaes.Cholesky}].SP)
+				if !math.IsNaN(b) && !math.IsInf(b, 0) {
+					bs = append(bs, b)
+				}
+			}
+			med[j], lo[j], hi[j] = math.NaN(), math.NaN(), math.NaN()
+			if len(bs) > 0 {
+				sort.Float64s(bs)
+				med[j], lo[j], hi[j] = bs[len(bs)/2], bs[len(bs)/4], bs[(3*len(bs))/4]
+			}
+		}
+		w.fail(addLinePoints(p, i, u.String(), xs, med))
+		for j := range xs {
+			if !math.IsNaN(lo[j]) {
+				c, _, _, _ := seriesStyle(i)
+				x := xs[j] * (0.96 + 0.08*float64(i)) // the two bars side by side
+				l, err := plotter.NewLine(plotter.XYs{{X: x, Y: lo[j]}, {X: x, Y: hi[j]}})
+				if err == nil {
+					l.Color, l.Width = c, vg.Points(1)
+					p.Add(l)
+				}
+			}
+		}
+	}
+	noLegend(p)
+	return p
+}
+
+// legendPanel is a grid cell that holds only the legend of the series
+// names, in the styles addLinePoints gives them.
+func legendPanel(w *outWriter, names ...string) *plot.Plot {
+	p := plot.New()
+	p.HideAxes()
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Legend.TextStyle.Font.Size = vg.Points(14)
+	for i, name := range names {
+		l, s, err := plotter.NewLinePoints(plotter.XYs{{X: 0, Y: 0}})
+		if err != nil {
+			w.fail(err)
+			continue
+		}
+		c, dashes, shape, width := seriesStyle(i)
+		l.Color, s.Color, l.Dashes, l.Width, s.Shape, s.Radius = c, c, dashes, width, shape, vg.Points(3.5)
+		p.Legend.Add(name, l, s)
+	}
+	return p
 }
 
 // writeTrajectories writes traj_n<N>.csv and one traj_<f>_n<N>.png per
@@ -366,7 +432,7 @@ func (r *paperReport) writeTrajectories(w *outWriter) {
 		p := problem{fn: f, n: o.trajN}
 		title := fmt.Sprintf("%s, n = %d: median of %d runs", f.Name, o.trajN, o.trajRuns)
 		pl := newLogPlot(title, "function evaluations", "best f, σ")
-		pl.X.Tick.Marker = numTicks{}
+		pl.X.Tick.Marker = countTicks{}
 		negative := f.Target < 0
 		fname := "f"
 		if negative {
@@ -390,7 +456,12 @@ func (r *paperReport) writeTrajectories(w *outWriter) {
 				rows = append(rows, []string{f.Short, u.String(), strconv.FormatUint(m.key.seed, 10),
 					strconv.Itoa(t.gen[j]), strconv.Itoa(t.evals[j]), fcsv(t.bestF[j]), fcsv(t.sigma[j])})
 			}
-			w.fail(addLine(pl, i, u.String()+" "+fname, xs, fs))
+			fs, floored := floorZeros(fs)
+			label := u.String() + " " + fname
+			if floored {
+				label += " (0 at the floor)"
+			}
+			w.fail(addLine(pl, i, label, xs, fs))
 			w.fail(addLine(pl, i+7, u.String()+" σ", xs, t.sigma)) // same colour, dashed
 		}
 		w.png(fmt.Sprintf("traj_%s_n%d.png", f.Short, o.trajN), pl)

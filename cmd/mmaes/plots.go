@@ -1,6 +1,7 @@
 package main
 
 import (
+	"image/color"
 	"math"
 	"strconv"
 
@@ -8,6 +9,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // Figures are drawn with gonum's plot package; these helpers hold the
@@ -44,6 +46,35 @@ func logPoints(xs, ys []float64) plotter.XYs {
 	return pts
 }
 
+// floorZeros returns ys with the values ≤ 0 (which a logarithmic axis
+// cannot show: a run that reaches f = 0) replaced by a floor a decade below
+// the smallest positive value, and whether there were any.
+func floorZeros(ys []float64) ([]float64, bool) {
+	low := math.Inf(1)
+	for _, y := range ys {
+		if y > 0 {
+			low = min(low, y)
+		}
+	}
+	out, any := make([]float64, len(ys)), false
+	for i, y := range ys {
+		out[i] = y
+		if y <= 0 && !math.IsInf(low, 1) {
+			out[i], any = low/10, true
+		}
+	}
+	return out, any
+}
+
+// seriesStyle gives the i-th series of a figure its colour, dash pattern,
+// marker and width, so that series that overlap stay apart: the first
+// solid and wide, the second dashed, the third dotted, and so on.
+func seriesStyle(i int) (c color.Color, dashes []vg.Length, shape draw.GlyphDrawer, width vg.Length) {
+	styles := [][]vg.Length{nil, {vg.Points(6), vg.Points(3)}, {vg.Points(1.5), vg.Points(2.5)},
+		{vg.Points(8), vg.Points(3), vg.Points(1.5), vg.Points(3)}}
+	return plotutil.Color(i), styles[i%len(styles)], plotutil.Shape(i), vg.Points(2.2 - 0.4*float64(i%3))
+}
+
 // addLine adds the points of logPoints as a line in the i-th plot colour.
 func addLine(p *plot.Plot, i int, name string, xs, ys []float64) error {
 	pts := logPoints(xs, ys)
@@ -73,8 +104,10 @@ func addLinePoints(p *plot.Plot, i int, name string, xs, ys []float64) error {
 	if err != nil {
 		return err
 	}
-	l.Color, s.Color = plotutil.Color(i), plotutil.Color(i)
-	s.Shape = plotutil.Shape(i)
+	c, dashes, shape, width := seriesStyle(i)
+	l.Color, s.Color = c, c
+	l.Dashes, l.Width = dashes, width
+	s.Shape, s.Radius = shape, vg.Points(3.5)
 	p.Add(l, s)
 	p.Legend.Add(name, l, s)
 	return nil
@@ -106,6 +139,10 @@ func plotRun(path, title string, t trace) error {
 			fs[i] = math.Abs(fs[i])
 		}
 	}
+	fs, floored := floorZeros(fs)
+	if floored {
+		name += " (0 drawn at the floor)"
+	}
 	if err := addLine(p, 0, name, xs, fs); err != nil {
 		return err
 	}
@@ -113,6 +150,32 @@ func plotRun(path, title string, t trace) error {
 		return err
 	}
 	return savePNG(p, path)
+}
+
+// countTicks label 4 to 8 round values of a linear count axis (such as
+// evaluations): steps of 1, 2 or 5 times a power of ten, and minor ticks
+// between them.
+type countTicks struct{}
+
+func (countTicks) Ticks(min, max float64) []plot.Tick {
+	if !(max > min) {
+		return plot.DefaultTicks{}.Ticks(min, max)
+	}
+	step := math.Pow(10, math.Floor(math.Log10(max-min)))
+	for _, m := range []float64{0.1, 0.2, 0.5, 1} {
+		if (max-min)/(step*m) <= 8 {
+			step *= m
+			break
+		}
+	}
+	var ts []plot.Tick
+	for v := math.Ceil(min/step) * step; v <= max; v += step {
+		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', -1, 64)})
+		if m := v + step/2; m <= max {
+			ts = append(ts, plot.Tick{Value: m})
+		}
+	}
+	return ts
 }
 
 // logTicks are plot.LogTicks labelled as 1e-05 rather than 9.99…e-06.
