@@ -219,42 +219,59 @@ func TestWorkersStoppedRun(t *testing.T) {
 	}
 }
 
+// goroutineID returns the id of the calling goroutine, from its stack
+// header ("goroutine 7 [running]:").
+func goroutineID() string {
+	var buf [64]byte
+	b := buf[:runtime.Stack(buf[:], false)]
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return ""
+	}
+	return f[1]
+}
+
 // TestWorkersGoexit: runtime.Goexit in the objective (what t.FailNow does),
 // on a worker or on Optimize's own goroutine, ends Optimize by
 // runtime.Goexit on the caller's goroutine, as the objective would with
 // Workers = 1; no goroutine is left behind and the optimizer can go on.
+// (On a worker it used to hang Optimize: the pool waited for a worker that
+// had ended.)
 func TestWorkersGoexit(t *testing.T) {
-	for _, at := range []int64{1, 2, 3, 37} {
+	for _, onWorker := range []bool{true, false} {
 		before := runtime.NumGoroutine()
 		cfg := startConfig(4, mmaes.MMA, 1)
 		cfg.Workers, cfg.Lambda = 4, 32
 		o := mustNew(t, cfg)
-		var calls atomic.Int64
+		var exited atomic.Bool
+		var caller atomic.Value
 		done := make(chan bool)
 		go func() {
 			returned := false
 			defer func() { done <- returned }()
+			caller.Store(goroutineID())
 			o.Optimize(context.Background(), func(x []float64) float64 {
-				if calls.Add(1) == at {
+				if (goroutineID() != caller.Load()) == onWorker && exited.CompareAndSwap(false, true) {
 					runtime.Goexit()
 				}
+				time.Sleep(10 * time.Microsecond) // let every goroutine take candidates
 				return sphere(x)
 			})
 			returned = true
 		}()
 		select {
 		case returned := <-done:
-			if returned {
-				t.Errorf("Goexit at call %d: Optimize returned", at)
+			if returned || !exited.Load() {
+				t.Errorf("Goexit on a worker %v: Optimize returned %v, Goexit called %v", onWorker, returned, exited.Load())
 			}
 		case <-time.After(10 * time.Second):
-			t.Fatalf("Goexit at call %d: Optimize hangs", at)
+			t.Fatalf("Goexit on a worker %v: Optimize hangs", onWorker)
 		}
 		waitGoroutines(t, before)
 		// The generation is still pending: the run continues.
 		res, err := o.Optimize(context.Background(), sphere)
 		if err != nil || res.Evals == 0 {
-			t.Errorf("Goexit at call %d: the optimizer does not go on: %v, %+v", at, err, res)
+			t.Errorf("Goexit on a worker %v: the optimizer does not go on: %v, %+v", onWorker, err, res)
 		}
 	}
 }
