@@ -234,12 +234,22 @@ func (d *fullMatrix) commit(g *generation) {
 // variable for the tests, which turn the rebalancing off).
 var rebalanceExp = 64
 
+// rebalanceLow and rebalanceHigh bound the row norms whose exponent is
+// within rebalanceExp for its default (2⁻⁶⁴ ≤ x < 2⁶⁵).
+const (
+	rebalanceLow  = 0x1p-64
+	rebalanceHigh = 0x1p65
+)
+
 // rebalance multiplies A by 2^k so that its largest row norm is near 1, with
 // p (in the space of A·z) and the row bound, and A_inv by 2^−k; all exact
 // (powers of two), so the run goes on as it would have, σ·A unchanged.
 func (d *fullMatrix) rebalance() int {
 	if !(d.rowA > 0 && d.rowA < boundLimit) {
 		return 0 // a scan decides first
+	}
+	if d.rowA >= rebalanceLow && d.rowA < rebalanceHigh {
+		return 0 // the common case, without taking the exponent apart
 	}
 	e := math.Ilogb(d.rowA)
 	if e >= -rebalanceExp && e <= rebalanceExp {
