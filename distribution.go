@@ -65,19 +65,18 @@ type distribution interface {
 	// scratch space and reports whether its result is finite; it changes
 	// no state.
 	propose(g *generation) bool
-	// commit applies the last successful proposal.
-	commit(g *generation)
+	// commit applies the last successful proposal. It also keeps A's
+	// magnitude near 1: σ and A trade scale (only σ·A matters), and on a
+	// target that keeps moving their scales drift apart until one
+	// overflows; when A's scale leaves [2⁻⁶⁴, 2⁶⁵) commit multiplies A (and
+	// what lives in its space) by 2^k, exactly, and returns k for the
+	// optimizer to divide σ by; else it returns 0.
+	commit(g *generation) (k int)
 	// inspect returns what the stop tests need after the update of
 	// generation gen (the count of all generations so far).
 	inspect(gen int) health
 	// flush applies a pending update, so that the state is A itself.
 	flush()
-	// rebalance keeps A's magnitude near 1: σ and A trade scale (only σ·A
-	// matters), and on a target that keeps moving their scales drift
-	// apart until one overflows. When A's scale leaves [2⁻⁶⁴, 2⁶⁴] it
-	// multiplies A (and what lives in its space) by 2^k, exactly, and
-	// returns k for the optimizer to divide σ by; else it returns 0.
-	rebalance() (k int)
 	// encode appends the state to e; decode reads it back into a
 	// distribution made for the same Config and Params, and validates it
 	// (live: the state of a running optimizer, which must be finite).

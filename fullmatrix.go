@@ -211,8 +211,8 @@ func (d *fullMatrix) propose(g *generation) bool {
 }
 
 // commit makes the proposed paths current and records the update of A (or,
-// with rank-μ, applies it), and applies the update of A_inv.
-func (d *fullMatrix) commit(g *generation) {
+// with rank-μ, applies it), applies the update of A_inv, and rebalances.
+func (d *fullMatrix) commit(g *generation) int {
 	if d.rule == Cholesky {
 		kernel.ScaleAddOuter(d.ainv, d.n, d.invAlpha, d.invBeta, d.u, d.w)
 		d.rowAInv = (d.invAlpha*d.rowAInv + math.Abs(d.invBeta)*maxAbs(d.u)*d.normW) * boundSlack
@@ -221,13 +221,14 @@ func (d *fullMatrix) commit(g *generation) {
 	d.v, d.vNew = d.vNew, d.v
 	if d.rankMu {
 		d.rankMuUpdate(g) // MMA with the rank-μ term, applied at once
-		return
+	} else {
+		// Applied by the next sample (or by flush), to Ã:
+		// s·Ã ← α·s·Ã + β·p·qᵀ is s' = α·s/ρ and Ã ← ρ·Ã + (β/s')·p·qᵀ.
+		rho := d.advanceScale(d.alpha)
+		d.pend, d.pendAlpha, d.pendBeta, d.pendQ = true, rho, d.beta/d.scale, d.q
+		d.rowA = (d.alpha*d.rowA + math.Abs(d.beta)*d.pInf*d.normQ) * boundSlack
 	}
-	// Applied by the next sample (or by flush), to Ã:
-	// s·Ã ← α·s·Ã + β·p·qᵀ is s' = α·s/ρ and Ã ← ρ·Ã + (β/s')·p·qᵀ.
-	rho := d.advanceScale(d.alpha)
-	d.pend, d.pendAlpha, d.pendBeta, d.pendQ = true, rho, d.beta/d.scale, d.q
-	d.rowA = (d.alpha*d.rowA + math.Abs(d.beta)*d.pInf*d.normQ) * boundSlack
+	return d.rebalance()
 }
 
 // rebalanceExp bounds the binary exponent of A's largest row norm (a

@@ -172,9 +172,9 @@ func (o *Optimizer) update() bool {
 		return false
 	}
 	o.m, o.mNew = o.mNew, o.m
-	o.dist.commit(&p.sel)
+	k := o.dist.commit(&p.sel)
 	o.step.commit()
-	if k := o.dist.rebalance(); k != 0 {
+	if k != 0 {
 		o.step.sigma = math.Ldexp(o.step.sigma, -k)
 	}
 	return true
