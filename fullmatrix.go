@@ -177,9 +177,9 @@ func (d *fullMatrix) sample(y, z []float64, k int) {
 // the coefficients of the A_inv update.
 func (d *fullMatrix) propose(g *generation) bool {
 	n := d.n
-	path(d.pNew, d.p, 1-d.c, d.cp, g.yw)
 	path(d.vNew, d.v, 1-d.c, d.cp, g.zw)
-	d.normV = kernel.Norm(d.vNew)
+	path(d.pNew, d.p, 1-d.c, d.cp, g.yw)
+	d.normV = kernel.Norm(d.vNew) // each read as far from its write as may be
 	d.pInf = maxAbs(d.pNew)
 	if !finite(d.pInf) || !finite(d.normV) {
 		return false

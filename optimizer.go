@@ -36,8 +36,10 @@ type Optimizer struct {
 // Ask returns the λ candidates of the current generation, to be evaluated
 // and passed (their fitness values, in the same order) to Tell. The vectors
 // are views into the optimizer's buffer: valid until the next Tell, and
-// changing them does not change the update (which uses the sampled steps
-// y_i, as the paper does). Asking again before Tell returns the same
+// writing into them does not change the update (which uses the sampled
+// steps y_i, as the paper does) nor the best point; the returned slice of
+// views is the optimizer's too, reused by every Ask, and not to be
+// changed. Asking again before Tell returns the same
 // candidates; no random numbers are drawn. After the run stopped (and for an
 // uninitialized Optimizer) Ask returns nil: see Reason. Ask does not
 // allocate.
@@ -168,7 +170,11 @@ func (o *Optimizer) update() bool {
 	p.recombine()
 	copy(o.mNew, o.m)
 	kernel.Axpy(o.step.sigma, p.sel.yw, o.mNew)
-	if !allFinite(o.mNew) || !o.dist.propose(&p.sel) || !o.step.propose(p.sel.zw) {
+	// Every path first, then their norms: a norm read right after its
+	// path was written waits for the stores (at small n that was a tenth
+	// of a generation).
+	o.step.advance(p.sel.zw)
+	if !allFinite(o.mNew) || !o.dist.propose(&p.sel) || !o.step.propose() {
 		return false
 	}
 	o.m, o.mNew = o.mNew, o.m

@@ -38,6 +38,9 @@ func (p *population) resize(lambda int, w []float64) {
 	p.z, p.y, p.x = p.z[:lambda*n], p.y[:lambda*n], p.x[:lambda*n]
 	p.xs, p.evalBuf, p.fit, p.idx = p.xs[:lambda], p.evalBuf[:lambda], p.fit[:lambda], p.idx[:lambda]
 	p.sel.z, p.sel.y, p.sel.idx, p.sel.weights = p.z, p.y, p.idx, w
+	for i := range p.xs {
+		p.xs[i] = p.x[i*n : i*n+n : i*n+n]
+	}
 }
 
 // place sets x_i = m + σ·y_i for the whole population.
@@ -49,14 +52,9 @@ func (p *population) place(m []float64, sigma float64) {
 	kernel.Axpy(sigma, p.y[:ln], p.x[:ln])
 }
 
-// views returns the candidates as λ slices of the population buffer.
-func (p *population) views() [][]float64 {
-	n := p.n
-	for i := range p.xs {
-		p.xs[i] = p.x[i*n : i*n+n : i*n+n]
-	}
-	return p.xs
-}
+// views returns the candidates as λ slices of the population buffer (made
+// by resize).
+func (p *population) views() [][]float64 { return p.xs }
 
 // recombine sets the weighted sums y_w and z_w of the μ best steps.
 func (p *population) recombine() {

@@ -58,10 +58,14 @@ func (st *stepSize) reset(sigma float64) {
 	clear(st.s)
 }
 
-// propose computes the new path and σ from z_w and reports whether both are
-// finite (and σ > 0).
-func (st *stepSize) propose(zw []float64) bool {
+// advance computes the new path from z_w.
+func (st *stepSize) advance(zw []float64) {
 	path(st.sNew, st.s, 1-st.cSigma, st.cs, zw)
+}
+
+// propose computes the new σ from the new path (advance) and reports
+// whether both are finite (and σ > 0).
+func (st *stepSize) propose() bool {
 	normS := kernel.Norm(st.sNew)
 	st.sigmaNew = st.sigma * math.Exp(st.cSigma/st.dSigma*(normS/st.chiN-1))
 	return finite(normS) && finite(st.sigmaNew) && st.sigmaNew > 0
