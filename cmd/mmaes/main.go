@@ -34,6 +34,7 @@ var commands = []command{
 	{"paper", "reproduce the paper's experiments: tables, CSV and figures", paperCmd},
 	{"compare", "compare with gonum's optimize.CmaEsChol", compareCmd},
 	{"bench", "time a generation against the roofline, OpenBLAS and gonum", benchCmd},
+	{"bbob", "run configurations on COCO's bbob suite: COCO data, summary, ECDF plots", bbobCmd},
 }
 
 // errUsage marks an error caused by the command line: main prints the usage

@@ -18,8 +18,6 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // outWriter writes the output files into dir, keeps the first error and the
@@ -84,43 +82,13 @@ func (w *outWriter) grid(name string, plots []*plot.Plot, cols int, cellW, cellH
 	if w.err != nil || len(plots) == 0 {
 		return
 	}
-	cols = min(cols, len(plots))
-	rows := (len(plots) + cols - 1) / cols
-	table := make([][]*plot.Plot, rows)
-	for i := range table {
-		table[i] = make([]*plot.Plot, cols)
-	}
-	for i, p := range plots {
-		table[i/cols][i%cols] = p
-	}
-	img := vgimg.NewWith(vgimg.UseWH(vg.Length(cols)*cellW, vg.Length(rows)*cellH),
-		vgimg.UseBackgroundColor(color.White))
-	dc := draw.New(img)
-	t := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4,
-		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
 	for _, p := range plots {
 		saneAxes(p)
 	}
-	canvases := plot.Align(table, t, dc)
-	for i := range table {
-		for j, p := range table[i] {
-			if p != nil {
-				saneAxes(p)
-				p.Draw(canvases[i][j])
-			}
-		}
-	}
-	f, err := os.Create(w.path(name))
-	if err != nil {
+	if err := saveGrid(w.path(name), plots, cols, cellW, cellH); err != nil {
 		w.fail(err)
 		return
 	}
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
-		f.Close()
-		w.fail(err)
-		return
-	}
-	w.fail(f.Close())
 	w.files = append(w.files, name)
 }
 

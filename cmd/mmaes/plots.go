@@ -3,6 +3,7 @@ package main
 import (
 	"image/color"
 	"math"
+	"os"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -10,6 +11,7 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // Figures are drawn with gonum's plot package; these helpers hold the
@@ -111,6 +113,41 @@ func addLinePoints(p *plot.Plot, i int, name string, xs, ys []float64) error {
 	p.Add(l, s)
 	p.Legend.Add(name, l, s)
 	return nil
+}
+
+// saveGrid writes plots as a PNG grid of cols columns, each cell
+// cellW × cellH, their axes aligned.
+func saveGrid(path string, plots []*plot.Plot, cols int, cellW, cellH vg.Length) error {
+	cols = min(cols, len(plots))
+	rows := (len(plots) + cols - 1) / cols
+	table := make([][]*plot.Plot, rows)
+	for i := range table {
+		table[i] = make([]*plot.Plot, cols)
+	}
+	for i, p := range plots {
+		table[i/cols][i%cols] = p
+	}
+	img := vgimg.NewWith(vgimg.UseWH(vg.Length(cols)*cellW, vg.Length(rows)*cellH),
+		vgimg.UseBackgroundColor(color.White))
+	t := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4,
+		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
+	canvases := plot.Align(table, t, draw.New(img))
+	for i := range table {
+		for j, p := range table[i] {
+			if p != nil {
+				p.Draw(canvases[i][j])
+			}
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // savePNG writes p as a PNG of the standard size.

@@ -270,19 +270,29 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
+// update shows the state of a run, when a line is due.
 func (p *progress) update(gen, evals int, bestF, sigma float64) {
-	// The first generation is shown at once, then one line per interval.
+	if !p.due() {
+		return
+	}
+	p.show(fmt.Sprintf("generation %8d  evaluations %10d  best f %12.4e  σ %10.3e  [%s]",
+		gen, evals, bestF, sigma, kernel.Impl()))
+}
+
+// due reports whether a progress line is due: the first at once, then one
+// per interval.
+func (p *progress) due() bool {
 	interval := progressInterval
 	if !p.terminal {
 		interval = progressLineInterval
 	}
-	if !p.on || (p.printed && time.Since(p.last) < interval) {
-		return
-	}
+	return p.on && !(p.printed && time.Since(p.last) < interval)
+}
+
+// show prints line as the progress line.
+func (p *progress) show(line string) {
 	p.last = time.Now()
 	p.printed = true
-	line := fmt.Sprintf("generation %8d  evaluations %10d  best f %12.4e  σ %10.3e  [%s]",
-		gen, evals, bestF, sigma, kernel.Impl())
 	if p.terminal {
 		fmt.Fprint(p.w, "\r"+line)
 	} else {
