@@ -77,11 +77,28 @@ func BenchmarkGeneration(b *testing.B) {
 // BenchmarkGenerationRankMu is BenchmarkGeneration for MMA with the rank-μ
 // update (Config.RankMu): every Tell applies μ+1 terms to A in one pass
 // (kernel.ScaleAddRankK) besides the sampling's read of A.
+// With active=true (Config.Active) the λ+1 terms of the active update.
 func BenchmarkGenerationRankMu(b *testing.B) {
-	for _, n := range []int{64, 256, 1024, 4096} {
-		b.Run(fmt.Sprintf("update=mma/n=%d", n), func(b *testing.B) {
-			cfg := mmaes.DefaultConfig(n)
-			cfg.RankMu = true
+	for _, active := range []bool{false, true} {
+		for _, n := range []int{64, 256, 1024, 4096} {
+			b.Run(fmt.Sprintf("update=mma/active=%v/n=%d", active, n), func(b *testing.B) {
+				cfg := mmaes.DefaultConfig(n)
+				cfg.RankMu, cfg.Active = true, active
+				benchGenerations(b, cfg, sphere)
+			})
+		}
+	}
+}
+
+// BenchmarkGenerationRecommended is BenchmarkGeneration for
+// RecommendedConfig: the active rank-μ update applies λ+1 terms to A (the
+// μ best and the λ − μ worst steps), and NoEffect decomposes A every n
+// generations (about 3·10·n³ flops, n² a generation on average).
+func BenchmarkGenerationRecommended(b *testing.B) {
+	for _, n := range []int{8, 64, 256, 1024} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			cfg := mmaes.RecommendedConfig(n)
+			cfg.Restart = mmaes.NoRestart
 			benchGenerations(b, cfg, sphere)
 		})
 	}

@@ -7,18 +7,20 @@ import (
 	"math"
 )
 
-// Checkpoint format, version 4. Every part of the optimizer encodes its own
+// Checkpoint format, version 5. Every part of the optimizer encodes its own
 // fields, in this order; integers are little-endian uint64 (booleans 0 or
 // 1), floats their IEEE-754 bits as uint64, vectors their elements:
 //
 //	magic "MMAESCKP" (8 bytes), version (uint32)
 //	Config:  Dim, Seed, Sigma, Update, Lambda, Mu, C, C1, CSigma, DSigma,
 //	         TargetF, MaxEvals, MaxGenerations, TolFun, TolFunHist, TolX,
-//	         MaxCondition, Endless, RankMu, CMu, Restart, MaxRestarts, Workers,
+//	         MaxCondition, NoEffect, Stagnation, FlatFitness, Hopeless,
+//	         Endless, RankMu, CMu, Active, Restart, MaxRestarts, Workers,
 //	         MaxMemory, the initial mean (n), Lower and Upper (each a
 //	         presence flag, then n)
 //	Params of the current run: λ, μ, weights (μ), μ_eff, c, c1, c_σ, d_σ,
-//	         E‖N‖, TolFunHist, c_μ
+//	         E‖N‖, TolFunHist, c_μ, the negative weights (λ − μ with
+//	         Active, else none), the stagnation period T
 //	driver:  generation, evals, reason, asked, the mean (n)
 //	step:    σ, the σ-path (n)
 //	best:    found (flag), f, x (n)
@@ -26,6 +28,10 @@ import (
 //	runs:    restarts, generations and evaluations of the current run
 //	         before it, its generation limit; BIPOP: small (flag), large
 //	         runs, evaluations of small and of large runs
+//	watch:   the best value of the earlier runs and of this one, the
+//	         generation of the latter, the flat generations, the position
+//	         and length of the stagnation records and the records (2 per
+//	         record, as many as Stagnation keeps)
 //	distribution (full matrix): s, the row bounds of A and A_inv, p, v,
 //	         Ã (n²), A_inv (n², Cholesky only)
 //	population: Z, Y (λ·n each), the pending steps if asked (the
@@ -35,12 +41,15 @@ import (
 //	CRC-32 (IEEE, uint32) of everything before it
 //
 // The Params are stored, not recomputed, because math.Log may round
-// differently on another machine. Versions 2 and 3, the layout before the
-// parts encoded themselves, are still read (checkpoint_v3.go).
+// differently on another machine. Version 4 is version 5 without NoEffect,
+// Stagnation, FlatFitness, Hopeless and Active in the Config, the negative
+// weights and T in the Params and the watch; versions 2 and 3, the layout
+// before the parts encoded themselves, are still read (checkpoint_v3.go).
 
 const (
-	ckMagic   = "MMAESCKP"
-	ckVersion = 4
+	ckMagic    = "MMAESCKP"
+	ckVersion  = 5
+	ckVersion4 = 4
 )
 
 // MarshalBinary implements encoding.BinaryMarshaler: it encodes the whole
@@ -97,6 +106,7 @@ func (o *Optimizer) encode(e *encoder) {
 	o.best.encode(e)
 	o.hist.encode(e)
 	o.run.encode(e)
+	o.watch.encode(e)
 	o.dist.encode(e)
 	o.pop.encode(e)
 	o.src.encode(e)
@@ -133,22 +143,23 @@ func decode(data []byte) (*Optimizer, error) {
 		return nil, ckErr("not an mmaes checkpoint (bad magic)")
 	}
 	version := binary.LittleEndian.Uint32(data[8:])
-	if version != ckVersion && version != ckVersion3 && version != ckVersion2 {
-		return nil, ckErr("version %d, want %d, %d or %d", version, ckVersion2, ckVersion3, ckVersion)
+	if version != ckVersion && version != ckVersion4 && version != ckVersion3 && version != ckVersion2 {
+		return nil, ckErr("version %d, want %d to %d", version, ckVersion2, ckVersion)
 	}
 	body := data[:len(data)-4]
 	if crc32.ChecksumIEEE(body) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
 		return nil, ckErr("checksum mismatch (corrupted or truncated)")
 	}
-	if version != ckVersion {
+	if version < ckVersion4 {
 		return decodeV3(data, version)
 	}
-	return decodeV4(body[pre:], len(data))
+	return decodeBody(body[pre:], version, len(data))
 }
 
-// decodeV4 decodes the body of a version-4 checkpoint of size bytes in all.
-func decodeV4(body []byte, size int) (*Optimizer, error) {
-	d := &decoder{b: body}
+// decodeBody decodes the body of a checkpoint of version 4 or 5, of size
+// bytes in all.
+func decodeBody(body []byte, version uint32, size int) (*Optimizer, error) {
+	d := &decoder{b: body, version: version}
 	var cfg Config
 	cfg.decode(d)
 	if d.err != nil {
@@ -220,6 +231,13 @@ func decodeV4(body []byte, size int) (*Optimizer, error) {
 	if err := o.run.decode(d); err != nil {
 		return nil, err
 	}
+	if d.version >= 5 {
+		if err := o.watch.decode(d, o.run.gen); err != nil {
+			return nil, err
+		}
+	} else {
+		o.watch.start(math.NaN())
+	}
 	if err := o.dist.decode(d, live); err != nil {
 		return nil, err
 	}
@@ -275,9 +293,14 @@ func (c *Config) encode(e *encoder) {
 	e.int(c.TolFunHist)
 	e.f64(c.TolX)
 	e.f64(c.MaxCondition)
+	e.bool(c.NoEffect)
+	e.bool(c.Stagnation)
+	e.int(c.FlatFitness)
+	e.f64(c.Hopeless)
 	e.bool(c.Endless)
 	e.bool(c.RankMu)
 	e.f64(c.CMu)
+	e.bool(c.Active)
 	e.int(int(c.Restart))
 	e.int(c.MaxRestarts)
 	e.int(c.Workers)
@@ -299,9 +322,17 @@ func (c *Config) decode(d *decoder) {
 	c.TolFun = d.f64()
 	c.TolFunHist = d.int()
 	c.TolX, c.MaxCondition = d.f64(), d.f64()
+	if d.version >= 5 {
+		c.NoEffect, c.Stagnation = d.bool(), d.bool()
+		c.FlatFitness = d.int()
+		c.Hopeless = d.f64()
+	}
 	c.Endless = d.bool()
 	c.RankMu = d.bool()
 	c.CMu = d.f64()
+	if d.version >= 5 {
+		c.Active = d.bool()
+	}
 	c.Restart = Restart(d.int())
 	c.MaxRestarts, c.Workers = d.int(), d.int()
 	c.MaxMemory = int64(d.u64())
@@ -326,6 +357,8 @@ func (p *Params) encode(e *encoder) {
 	e.f64(p.ChiN)
 	e.int(p.TolFunHist)
 	e.f64(p.CMu)
+	e.floats(p.NegWeights)
+	e.int(p.Stagnation)
 }
 
 // decode reads the Params of a run of cfg and checks their ranges.
@@ -343,6 +376,12 @@ func (p *Params) decode(d *decoder, cfg *Config) {
 	p.CMu = d.f64()
 	if d.err != nil {
 		return
+	}
+	if cfg.Active {
+		p.NegWeights = d.newFloats(p.Lambda - p.Mu)
+	}
+	if d.version >= 5 {
+		p.Stagnation = d.int()
 	}
 	if !p.valid(cfg) {
 		d.fail("strategy parameters out of range")
@@ -363,7 +402,15 @@ func (p *Params) near(q *Params) bool {
 			return false
 		}
 	}
-	return close(p.MuEff, q.MuEff) && close(p.C, q.C) && close(p.C1, q.C1) && close(p.CSigma, q.CSigma) &&
+	if len(p.NegWeights) != len(q.NegWeights) {
+		return false
+	}
+	for i := range p.NegWeights {
+		if math.Abs(p.NegWeights[i]-q.NegWeights[i]) > 1e-12*math.Abs(q.NegWeights[i]) {
+			return false
+		}
+	}
+	return p.Stagnation == q.Stagnation && close(p.MuEff, q.MuEff) && close(p.C, q.C) && close(p.C1, q.C1) && close(p.CSigma, q.CSigma) &&
 		close(p.DSigma, q.DSigma) && close(p.ChiN, q.ChiN) && close(p.CMu, q.CMu)
 }
 
@@ -372,6 +419,11 @@ func (p *Params) near(q *Params) bool {
 func (p *Params) valid(cfg *Config) bool {
 	for _, x := range p.Weights {
 		if !finite(x) {
+			return false
+		}
+	}
+	for _, x := range p.NegWeights {
+		if !(x <= 0 && x >= -3) {
 			return false
 		}
 	}
@@ -443,8 +495,9 @@ func (e *encoder) optFloats(x []float64) {
 // A decoder reads what an encoder wrote. The first error sticks: reads
 // after it return zeros, and err says what was wrong.
 type decoder struct {
-	b   []byte
-	err error
+	b       []byte
+	err     error
+	version uint32 // of the checkpoint's format
 }
 
 func (d *decoder) fail(format string, args ...any) {

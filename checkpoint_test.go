@@ -237,7 +237,7 @@ func TestUnmarshalBad(t *testing.T) {
 			check("rewritten "+c.field, rewrite(good, off[c.field], c.v))
 		}
 		// Wrong versions: 1 (before restarts and bounds) and the next.
-		for _, v := range []uint32{1, 5} {
+		for _, v := range []uint32{1, 6} {
 			b := bytes.Clone(good)
 			binary.LittleEndian.PutUint32(b[8:], v)
 			binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.ChecksumIEEE(b[:len(b)-4]))
@@ -299,11 +299,13 @@ func FuzzUnmarshal(f *testing.F) {
 	})
 }
 
-// featureConfig is a small run with every option beyond the paper: rank-μ,
-// restarts r after 3 generations per run, bounds.
+// featureConfig is a small run with every option beyond the paper: active
+// rank-μ, restarts r after 3 generations per run, bounds, the stops of
+// RecommendedConfig.
 func featureConfig(r mmaes.Restart) mmaes.Config {
 	cfg := startConfig(3, mmaes.MMA, 7)
 	cfg.RankMu, cfg.Restart, cfg.MaxGenerations, cfg.MaxRestarts = true, r, 3, 4
+	cfg.Active, cfg.NoEffect, cfg.Stagnation, cfg.FlatFitness, cfg.Hopeless = true, true, true, 2, 10
 	cfg.Lower, cfg.Upper = []float64{-10, -10, 0}, []float64{10, 10, 10}
 	cfg.Mean = []float64{1, 2, 3}
 	return cfg
@@ -324,27 +326,40 @@ func TestUnmarshalBadFeatures(t *testing.T) {
 		off int
 		v   uint64
 	}{
-		"RankMu = 2":            {off["cfg.RankMu"], 2},
-		"Restart = 3":           {off["cfg.Restart"], 3},
-		"MaxRestarts huge":      {off["cfg.MaxRestarts"], 60},
-		"Workers = -1":          {off["cfg.Workers"], 1<<64 - 1},
-		"no Lower":              {off["cfg.hasLower"], 0},
-		"large runs > max":      {off["bipop.large"], 9},
-		"small = 2":             {off["bipop.small"], 2},
-		"run after the end":     {off["run.gen"], 1 << 40},
-		"restarts = 0":          {off["restarts"], 0},
-		"scale of A 2":          {off["scale"], math.Float64bits(2)},
-		"scale of A 0":          {off["scale"], 0},
-		"scale of A NaN":        {off["scale"], math.Float64bits(math.NaN())},
-		"Lower[0] > mean":       {lower, math.Float64bits(5)},
-		"Lower[2] > Upper[2]":   {lower + 16, math.Float64bits(11)},
-		"initial mean NaN":      {off["cfg.Mean"], math.Float64bits(math.NaN())},
-		"weight NaN":            {off["par.Weights"], math.Float64bits(math.NaN())},
-		"c_μ = 0 with rank-μ":   {off["par.CMu"], 0},
-		"evals before the run":  {off["run.evals0"], 1 << 40},
-		"evals of large huge":   {off["bipop.evalsLarge"], 1 << 63},
-		"TolFunHist 2^30":       {off["cfg.TolFunHist"], 1 << 30},
-		"history position past": {off["hist.pos"], 1000},
+		"RankMu = 2":             {off["cfg.RankMu"], 2},
+		"Restart = 3":            {off["cfg.Restart"], 3},
+		"MaxRestarts huge":       {off["cfg.MaxRestarts"], 60},
+		"Workers = -1":           {off["cfg.Workers"], 1<<64 - 1},
+		"no Lower":               {off["cfg.hasLower"], 0},
+		"large runs > max":       {off["bipop.large"], 9},
+		"small = 2":              {off["bipop.small"], 2},
+		"run after the end":      {off["run.gen"], 1 << 40},
+		"restarts = 0":           {off["restarts"], 0},
+		"scale of A 2":           {off["scale"], math.Float64bits(2)},
+		"scale of A 0":           {off["scale"], 0},
+		"scale of A NaN":         {off["scale"], math.Float64bits(math.NaN())},
+		"Lower[0] > mean":        {lower, math.Float64bits(5)},
+		"Lower[2] > Upper[2]":    {lower + 16, math.Float64bits(11)},
+		"initial mean NaN":       {off["cfg.Mean"], math.Float64bits(math.NaN())},
+		"weight NaN":             {off["par.Weights"], math.Float64bits(math.NaN())},
+		"c_μ = 0 with rank-μ":    {off["par.CMu"], 0},
+		"evals before the run":   {off["run.evals0"], 1 << 40},
+		"evals of large huge":    {off["bipop.evalsLarge"], 1 << 63},
+		"TolFunHist 2^30":        {off["cfg.TolFunHist"], 1 << 30},
+		"history position past":  {off["hist.pos"], 1000},
+		"Active = 2":             {off["cfg.Active"], 2},
+		"Active off":             {off["cfg.Active"], 0},
+		"negative weight > 0":    {off["par.NegWeights"], math.Float64bits(0.5)},
+		"negative weight NaN":    {off["par.NegWeights"], math.Float64bits(math.NaN())},
+		"stagnation period":      {off["par.Stagnation"], 7},
+		"Stagnation off":         {off["cfg.Stagnation"], 0},
+		"FlatFitness -1":         {off["cfg.FlatFitness"], 1<<64 - 1},
+		"Hopeless NaN":           {off["cfg.Hopeless"], math.Float64bits(math.NaN())},
+		"run best NaN":           {off["watch.best"], math.Float64bits(math.NaN())},
+		"run best found later":   {off["watch.bestGen"], 1 << 20},
+		"flat longer than run":   {off["watch.flat"], 1 << 20},
+		"record position past":   {off["watch.recPos"], 5},
+		"records more than kept": {off["watch.recLen"], 2},
 	} {
 		var r mmaes.Optimizer
 		if err := r.UnmarshalBinary(rewrite(good, c.off, c.v)); !errors.Is(err, mmaes.ErrCheckpoint) {
@@ -391,7 +406,7 @@ func TestCheckpointVersion2(t *testing.T) {
 	if r.Sigma() != o.Sigma() || !slices.Equal(r.Mean(), o.Mean()) {
 		t.Fatalf("σ, mean = %v, %v restored; %v, %v saved", r.Sigma(), r.Mean(), o.Sigma(), o.Mean())
 	}
-	if v := binary.LittleEndian.Uint32(state(t, &r)[8:]); v != 4 {
+	if v := binary.LittleEndian.Uint32(state(t, &r)[8:]); v != 5 {
 		t.Fatalf("restored run marshals as version %d", v)
 	}
 	runGens(t, &o, ellipsoid, 5)

@@ -77,6 +77,45 @@ type Config struct {
 	// DefaultConfig: 1e14 (pycma's tolconditioncov). Checked when the row
 	// norms are computed (see TolX).
 	MaxCondition float64
+	// NoEffect stops a run when its distribution has collapsed below the
+	// resolution of the mean, as pycma's noeffectaxis and noeffectcoord
+	// do: when adding 0.1σ times a principal axis of A·Aᵀ (scaled by its
+	// standard deviation) to the mean changes none of its coordinates
+	// (NoEffectAxis), or when adding 0.2σ·‖A_i‖ (the standard deviation
+	// of coordinate i) to m_i does not change it, for some i
+	// (NoEffectCoord). The
+	// axes come from a singular value decomposition of A (one-sided
+	// Jacobi, about 10 sweeps of 3n³ flops), made every n generations of a
+	// run, when the tests are made; it takes n² more floats.
+	NoEffect bool
+	// Stagnation stops a run that no longer improves, as pycma's
+	// tolstagnation does: every 5 generations the run records its
+	// generation's best and median values; after more than n·(5 + 100/λ)
+	// generations and 500 recorded, the run stops when its best value is
+	// older than T/2 generations, T = ⌊100 + 100·n^1.5/λ⌋
+	// (Params.Stagnation), and the medians of the last L records of both
+	// the best and the median values are no better than those of the L
+	// before, L = ⌊max(T, records)/10⌋. It keeps up to 20 000 records
+	// (fewer when MaxGenerations is smaller), 2 floats each.
+	Stagnation bool
+	// FlatFitness stops a run after that many consecutive generations
+	// whose best value equals the one ranked ⌊0.75λ⌋+1: the objective is
+	// flat over three quarters of the population, and the step-size
+	// adaptation has nothing to go by (pycma's tolflatfitness + 1). 0: off.
+	FlatFitness int
+	// Hopeless stops a run after the first of a restart strategy that
+	// cannot improve on the earlier ones: when its best value minus
+	// Hopeless times the spread of its last generation's values is still
+	// above the best value of the earlier runs. A converging run's values
+	// spread about as far as its mean is from the optimum it converges to,
+	// so such a run ends worse than a run before it, and its evaluations
+	// are better spent on the next. It also ends a run whose population
+	// lies on a plateau worse than the best so far (the values hardly
+	// spread there), which may have left the plateau later: on COCO's
+	// bbob suite the evaluations saved are worth more (docs/bbob.md). 0:
+	// off.
+	Hopeless float64
+
 	// Endless confirms a Config without a stop that bounds the run
 	// (MaxEvals, MaxGenerations, TolFun, TolX and MaxCondition all 0): it
 	// goes on until the caller stops calling Ask and Tell (or cancels
@@ -107,6 +146,23 @@ type Config struct {
 	// learns from the μ selected steps only, where CMA-ES's default also
 	// learns from the λ − μ worst. Only with RankMu.
 	CMu float64
+	// Active makes the rank-μ term active, as CMA-ES's default is
+	// (Jastrebski and Arnold 2006; Hansen's tutorial, 2016): it also learns
+	// from the λ − μ worst steps of the generation, with negative weights,
+	// which shrinks A along the directions that failed:
+	//
+	//	A ← (1 − c1/2 − (c_μ/2)·Σ_{i≤λ} w_i)·A + (c1/2)·p·vᵀ + (c_μ/2)·Σ_{i≤λ} w°_i·y_{i:λ}·z_{i:λ}ᵀ,
+	//
+	// w_1…w_μ the positive weights, w_{μ+1}…w_λ ≤ 0 pycma's negative
+	// weights (Params.NegWeights), w°_i = w_i for the positive ones and
+	// w_i·n/‖z_{i:λ}‖² for the negative ones (which bounds their pull and
+	// keeps A invertible). The rates are then those of CMA-ES with active
+	// update (pycma 4.4.0): c1 = min(1, λ/6)·2/((n+1.3)² + μ_eff) and
+	// c_μ = min(1 − c1, 2(μ_eff − 1.75 + 1/μ_eff)/((n+2)² + μ_eff)), with
+	// the negative weights summing to −(1 + c1/c_μ) where that keeps the
+	// bounds of Params.NegWeights, so that A's scale does not decay. Only
+	// with RankMu.
+	Active bool
 
 	// Restart selects a restart strategy: NoRestart (the zero value, the
 	// paper's single run), IPOP or BIPOP. See Restart for when a run
@@ -210,6 +266,17 @@ type Params struct {
 	// CMu is the rank-μ rate c_μ (0 without Config.RankMu); with RankMu, C1
 	// is CMA-ES's 2/((n+1.3)² + μ_eff) unless Config.C1 sets it.
 	CMu float64
+	// NegWeights are the weights of the λ − μ worst steps with
+	// Config.Active (nil without): w'_i = ln((λ+1)/2) − ln i for
+	// i = μ+1…λ (≤ 0), scaled to sum to −min(1 + c1/c_μ,
+	// 1 + 2μ⁻_eff/(μ_eff + 2), (1 − c1 − c_μ)/(n·c_μ)), μ⁻_eff =
+	// (Σ w'_i)²/Σ w'_i², as in pycma (the first bound: no decay of A; the
+	// second: the learning rate of the negative part; the third: A stays
+	// invertible).
+	NegWeights []float64
+	// Stagnation is the T of Config.Stagnation, ⌊100 + 100·n^1.5/λ⌋ (0
+	// without it).
+	Stagnation int
 }
 
 func cfgErr(field, format string, args ...any) error {

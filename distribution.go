@@ -95,10 +95,11 @@ type distribution interface {
 // ranking (idx[k] is the k-th best), the μ weights and the weighted sums of
 // the selected steps z_w = Σ w_k·z_{k:λ}, y_w = Σ w_k·y_{k:λ}.
 type generation struct {
-	z, y    []float64
-	idx     []int
-	weights []float64
-	zw, yw  []float64
+	z, y       []float64
+	idx        []int
+	weights    []float64
+	negWeights []float64 // of the λ − μ worst, with the active update
+	zw, yw     []float64
 }
 
 // health is what a distribution reports to the stop tests.

@@ -41,12 +41,14 @@
 //
 // # Beyond the paper
 //
-// Four options, all off in DefaultConfig (which stays the paper's
-// algorithm), add what users of CMA-ES libraries expect:
+// These options, all off in DefaultConfig (which stays the paper's
+// algorithm), add what users of CMA-ES libraries expect; RecommendedConfig
+// turns on those that pay on black-box problems:
 //
 //   - Config.RankMu adds the rank-μ term of CMA-ES to the MMA update,
 //     A ← (1 − c1/2 − c_μ/2)·A + (c1/2)·p·vᵀ + (c_μ/2)·Σ w_i·y_{i:λ}·z_{i:λ}ᵀ,
-//     in one pass over A (see Config.RankMu and Config.CMu for the rates).
+//     in one pass over A (see Config.RankMu and Config.CMu for the rates);
+//     Config.Active makes it active, learning from the worst steps too.
 //   - Config.Restart (IPOP or BIPOP) restarts a run that stopped on a local
 //     criterion with a larger (or, for BIPOP, sometimes a smaller)
 //     population, from a fresh state and the same seed stream, up to
@@ -59,6 +61,11 @@
 //     Optimize on that many goroutines, with the same result bit for bit
 //     (see Config.Workers); the objective must then be safe for concurrent
 //     use.
+//   - Config.NoEffect, Config.Stagnation, Config.FlatFitness and
+//     Config.Hopeless end the runs that cannot succeed (a collapsed
+//     distribution, no progress, no fitness signal, no chance to beat an
+//     earlier run), so that a restart strategy spends the budget on the
+//     next.
 //
 // # Use
 //

@@ -163,3 +163,43 @@ func ExampleOptimizer_MarshalBinary() {
 	// Output:
 	// 100 true true
 }
+
+// Minimize a multimodal function whose structure is unknown with the
+// recommended configuration: here Rastrigin in 10 dimensions, which a
+// single run of the paper's algorithm rarely solves, from the box
+// [−5, 5]¹⁰'s corner region. The restarts with growing populations (BIPOP)
+// find the global minimum.
+func ExampleRecommendedConfig() {
+	n := 10
+	cfg := mmaes.RecommendedConfig(n)
+	cfg.Mean = make([]float64, n)
+	for i := range cfg.Mean {
+		cfg.Mean[i] = 3
+	}
+	cfg.Sigma = 2
+	cfg.Seed = 1
+	cfg.TargetF = 1e-8
+	cfg.MaxEvals = 200_000
+	rastrigin := func(x []float64) float64 {
+		s := 10 * float64(len(x))
+		for _, v := range x {
+			s += v*v - 10*math.Cos(2*math.Pi*v)
+		}
+		return s
+	}
+	opt, err := mmaes.New(cfg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := opt.Optimize(context.Background(), rastrigin)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Reason)
+	fmt.Println("restarted:", res.Restarts > 0)
+	// Output:
+	// target reached
+	// restarted: true
+}

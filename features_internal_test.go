@@ -7,13 +7,20 @@ import (
 )
 
 // TestRankMuFormula checks one Tell with RankMu against a naive computation
-// of A ← (1 − c1/2 − c_μ/2)·A + (c1/2)·p·vᵀ + (c_μ/2)·Σ w_t·y_{t:λ}·z_{t:λ}ᵀ
-// from A before it, the paths after it and the generation's selected steps.
+// of A ← (1 − c1/2 − (c_μ/2)·Σw)·A + (c1/2)·p·vᵀ + (c_μ/2)·Σ_t w°_t·y_{t:λ}·z_{t:λ}ᵀ
+// from A before it, the paths after it and the generation's steps: the μ
+// selected ones (Σw = 1), and with Active also the λ − μ worst, whose
+// weights are negative and enter as w°_t = w_t·n/‖z_{t:λ}‖².
 func TestRankMuFormula(t *testing.T) {
 	const u = 0x1p-53
-	for _, n := range []int{1, 3, 8, 21} {
+	for _, c := range []struct {
+		n, lambda int
+		active    bool
+	}{{1, 0, false}, {3, 0, false}, {8, 0, false}, {21, 0, false},
+		{1, 0, true}, {2, 2, true}, {3, 3, true}, {8, 0, true}, {21, 0, true}, {5, 40, true}} {
+		n := c.n
 		cfg := DefaultConfig(n)
-		cfg.RankMu, cfg.Seed, cfg.Sigma = true, 5, 3
+		cfg.RankMu, cfg.Active, cfg.Seed, cfg.Sigma, cfg.Lambda = true, c.active, 5, 3, c.lambda
 		o, err := New(cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -26,7 +33,16 @@ func TestRankMuFormula(t *testing.T) {
 			}
 			return s
 		}
-		for g := 0; g < 40; g++ {
+		neg := o.par.NegWeights
+		if c.active != (len(neg) == o.Lambda()-o.Mu()) || !c.active && neg != nil {
+			t.Fatalf("n=%d λ=%d active %v: %d negative weights", n, o.Lambda(), c.active, len(neg))
+		}
+		sumW := 1.0
+		for _, w := range neg {
+			sumW += w
+		}
+		steps := o.Mu() + len(neg)
+		for g := 0; g < 30; g++ {
 			for i, x := range o.Ask() {
 				fit[i] = f(x)
 			}
@@ -40,7 +56,19 @@ func TestRankMuFormula(t *testing.T) {
 			a1 := o.A()
 			c1, cmu, w := o.par.C1, o.par.CMu, o.par.Weights
 			d := o.dist.(*fullMatrix)
-			alpha := 1 - c1/2 - cmu/2
+			alpha := 1 - c1/2 - cmu/2*sumW
+			coef := make([]float64, steps)
+			for k, r := range o.pop.idx[:steps] {
+				if k < o.Mu() {
+					coef[k] = cmu / 2 * w[k]
+					continue
+				}
+				zz := 0.0
+				for _, z := range o.pop.z[r*n : r*n+n] {
+					zz += z * z
+				}
+				coef[k] = cmu / 2 * neg[k-o.Mu()] * float64(n) / zz
+			}
 			for i := 0; i < n; i++ {
 				for j := 0; j < n; j++ {
 					want := alpha * a0[i*n+j]
@@ -48,16 +76,17 @@ func TestRankMuFormula(t *testing.T) {
 					term := c1 / 2 * d.p[i] * d.v[j]
 					want += term
 					mag += math.Abs(term)
-					for k, r := range o.pop.idx[:o.par.Mu] {
-						term := cmu / 2 * w[k] * o.pop.y[r*n+i] * o.pop.z[r*n+j]
+					for k, r := range o.pop.idx[:steps] {
+						term := coef[k] * o.pop.y[r*n+i] * o.pop.z[r*n+j]
 						want += term
 						mag += math.Abs(term)
 					}
 					// A = s·Ã (scale.go) adds a few roundings: s·Ã read
 					// before and after, the new s, each β_t/s.
-					tol := float64(o.par.Mu+8) * 4 * u * mag
-					if d := math.Abs(a1[i*n+j] - want); d > tol {
-						t.Fatalf("n=%d gen %d: A[%d,%d] = %v, want %v (Δ %g > %g)", n, o.gen, i, j, a1[i*n+j], want, d, tol)
+					tol := float64(steps+8) * 4 * u * mag
+					if diff := math.Abs(a1[i*n+j] - want); diff > tol {
+						t.Fatalf("n=%d λ=%d active %v gen %d: A[%d,%d] = %v, want %v (Δ %g > %g)",
+							n, o.Lambda(), c.active, o.gen, i, j, a1[i*n+j], want, diff, tol)
 					}
 				}
 			}

@@ -87,10 +87,13 @@ func newFullMatrix(n int, rule Update, rankMu bool) *fullMatrix {
 }
 
 // checkFullMatrix validates the options of the full-matrix rules: RankMu
-// only with MMA, CMu only with RankMu and in range.
+// only with MMA, CMu and Active only with RankMu, CMu in range.
 func checkFullMatrix(cfg *Config) error {
 	if cfg.RankMu && cfg.Update != MMA {
 		return cfgErr("RankMu", "only for the MMA update, not %v", cfg.Update)
+	}
+	if cfg.Active && !cfg.RankMu {
+		return cfgErr("Active", "set without RankMu")
 	}
 	if cfg.CMu != 0 && !cfg.RankMu {
 		return cfgErr("CMu", "%g: set without RankMu", cfg.CMu)
@@ -110,7 +113,10 @@ func fullMatrixRates(cfg *Config, p *Params) error {
 		return err
 	}
 	c1 := 2 / ((nf + math.Sqrt2) * (nf + math.Sqrt2))
-	if cfg.RankMu {
+	switch {
+	case cfg.Active:
+		c1 = activeC1(nf, p.MuEff, p.Lambda)
+	case cfg.RankMu:
 		c1 = rankMuC1(nf, p.MuEff)
 	}
 	if p.C1, err = rate("C1", cfg.C1, c1, false); err != nil {
@@ -120,10 +126,16 @@ func fullMatrixRates(cfg *Config, p *Params) error {
 		p.CMu = cfg.CMu
 		if p.CMu == 0 {
 			p.CMu = rankMuCMu(nf, p.MuEff, p.C1)
+			if cfg.Active {
+				p.CMu = activeCMu(nf, p.MuEff, p.C1)
+			}
 		}
 		if !(p.C1+p.CMu <= 1) {
 			return cfgErr("CMu", "%g: c1 + c_μ = %g must be ≤ 1", cfg.CMu, p.C1+p.CMu)
 		}
+	}
+	if cfg.Active {
+		p.NegWeights = negativeWeights(p.Lambda, p.Mu, cfg.Dim, p.MuEff, p.C1, p.CMu)
 	}
 	return nil
 }
@@ -135,7 +147,7 @@ func (d *fullMatrix) setParams(par *Params, lambda int) {
 		d.work = make([]float64, w)
 	}
 	if d.rankMu {
-		d.rk.size(d.n, par.Mu)
+		d.rk.size(d.n, par.Mu+len(par.NegWeights))
 	}
 }
 

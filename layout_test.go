@@ -9,7 +9,7 @@ import (
 	"github.com/mmaes-go/mmaes"
 )
 
-// ckLayout gives the byte offsets of the fields of a version-4 checkpoint
+// ckLayout gives the byte offsets of the fields of a version-5 checkpoint
 // of o, from the format as MarshalBinary's doc comment states it: a second,
 // independent description of the layout for the tests that rewrite fields.
 func ckLayout(t testing.TB, o *mmaes.Optimizer) map[string]int {
@@ -22,8 +22,9 @@ func ckLayout(t testing.TB, o *mmaes.Optimizer) map[string]int {
 	word := func(name string) { off[name] = pos; pos += 8 }
 	vec := func(name string, k int) { off[name] = pos; pos += 8 * k }
 	for _, f := range []string{"Dim", "Seed", "Sigma", "Update", "Lambda", "Mu", "C", "C1", "CSigma", "DSigma",
-		"TargetF", "MaxEvals", "MaxGenerations", "TolFun", "TolFunHist", "TolX", "MaxCondition", "Endless", "RankMu", "CMu",
-		"Restart", "MaxRestarts", "Workers", "MaxMemory"} {
+		"TargetF", "MaxEvals", "MaxGenerations", "TolFun", "TolFunHist", "TolX", "MaxCondition",
+		"NoEffect", "Stagnation", "FlatFitness", "Hopeless", "Endless", "RankMu", "CMu",
+		"Active", "Restart", "MaxRestarts", "Workers", "MaxMemory"} {
 		word("cfg." + f)
 	}
 	vec("cfg.Mean", n)
@@ -41,6 +42,10 @@ func ckLayout(t testing.TB, o *mmaes.Optimizer) map[string]int {
 	for _, f := range []string{"MuEff", "C", "C1", "CSigma", "DSigma", "ChiN", "TolFunHist", "CMu"} {
 		word("par." + f)
 	}
+	if cfg.Active {
+		vec("par.NegWeights", o.Lambda()-mu)
+	}
+	word("par.Stagnation")
 	for _, f := range []string{"gen", "evals", "reason", "asked"} {
 		word(f)
 	}
@@ -60,6 +65,16 @@ func ckLayout(t testing.TB, o *mmaes.Optimizer) map[string]int {
 		for _, f := range []string{"bipop.small", "bipop.large", "bipop.evalsSmall", "bipop.evalsLarge"} {
 			word(f)
 		}
+	}
+	for _, f := range []string{"watch.bestBefore", "watch.best", "watch.bestGen", "watch.flat", "watch.recPos", "watch.recLen"} {
+		word(f)
+	}
+	if cfg.Stagnation {
+		records := 20000
+		if cfg.MaxGenerations > 0 {
+			records = min(records, cfg.MaxGenerations/5+1)
+		}
+		vec("watch.records", 2*records)
 	}
 	word("scale")
 	word("rowA")

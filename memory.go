@@ -37,8 +37,8 @@ func runMemory(cfg *Config, lambda, mu int) float64 {
 	if hist == 0 {
 		hist = 10 + 30*n/float64(lambda) + 1
 	}
-	driver := 8 * (12*n + hist + float64(mu)) // mean, step, best, box, history, weights
-	return driver + populationMemory(cfg.Dim, lambda) + distributionMemory(cfg, lambda, mu)
+	driver := 8 * (12*n + hist + float64(lambda)) // mean, step, best, box, history, weights
+	return driver + watchMemory(cfg) + populationMemory(cfg.Dim, lambda) + distributionMemory(cfg, lambda, mu)
 }
 
 // populationMemory returns the bytes of a population of λ points of
@@ -58,7 +58,11 @@ func fullMatrixMemory(cfg *Config, lambda, mu int) float64 {
 		words += n * n
 	}
 	if cfg.RankMu {
-		words += 2*float64(mu+1)*n + float64(mu+1)
+		steps := float64(mu + 1)
+		if cfg.Active {
+			steps = float64(lambda + 1)
+		}
+		words += 2*steps*n + steps
 	}
 	return 8 * words
 }

@@ -24,6 +24,7 @@ type Optimizer struct {
 	best    bestPoint
 	hist    fitnessHistory // TolFun
 	run     runs           // restarts and the current run
+	watch   runWatch       // the stops that watch the run's progress
 	box     *box           // nil without bounds
 
 	gen, evals int
@@ -143,6 +144,7 @@ func (o *Optimizer) Tell(fitness []float64) error {
 		o.best.f, o.best.ok = genBest, true
 	}
 	o.hist.push(genBest)
+	o.watch.observe(o.run.gen, p.fit, p.idx, valid)
 
 	fired := o.globalStops()
 	if o.update() {

@@ -197,6 +197,11 @@ func TestNewErrors(t *testing.T) {
 		{"C1", func(c *mmaes.Config) { c.C1 = nan }},
 		{"CSigma", func(c *mmaes.Config) { c.CSigma = 2 }},
 		{"DSigma", func(c *mmaes.Config) { c.DSigma = -1 }},
+		{"Active", func(c *mmaes.Config) { c.Active = true }},
+		{"FlatFitness", func(c *mmaes.Config) { c.FlatFitness = -1 }},
+		{"Hopeless", func(c *mmaes.Config) { c.Hopeless = -1 }},
+		{"Hopeless", func(c *mmaes.Config) { c.Hopeless = nan }},
+		{"Hopeless", func(c *mmaes.Config) { c.Hopeless = inf }},
 		{"DSigma", func(c *mmaes.Config) { c.DSigma = inf }},
 		{"TargetF", func(c *mmaes.Config) { c.TargetF = nan }},
 		{"MaxEvals", func(c *mmaes.Config) { c.MaxEvals = -1 }},
@@ -803,7 +808,7 @@ func TestReproducible(t *testing.T) {
 
 func TestStrings(t *testing.T) {
 	seen := map[string]bool{}
-	for r := mmaes.NotStopped; r <= mmaes.Canceled; r++ {
+	for r := mmaes.NotStopped; r <= mmaes.Hopeless; r++ {
 		s := r.String()
 		if s == "" || seen[s] || strings.Contains(s, "invalid") {
 			t.Errorf("Reason(%d).String() = %q", int(r), s)

@@ -23,8 +23,10 @@ func newPopulation(n int) population {
 }
 
 // resize sizes the population for λ candidates and the selection for the
-// weights w (μ of them), allocating only when λ exceeds every λ before.
-func (p *population) resize(lambda int, w []float64) {
+// weights w (μ of them) and the negative weights neg of the worst (none
+// without the active update), allocating only when λ exceeds every λ
+// before.
+func (p *population) resize(lambda int, w, neg []float64) {
 	n := p.n
 	if cap(p.idx) < lambda {
 		pop := make([]float64, 3*lambda*n)
@@ -37,7 +39,7 @@ func (p *population) resize(lambda int, w []float64) {
 	p.lambda = lambda
 	p.z, p.y, p.x = p.z[:lambda*n], p.y[:lambda*n], p.x[:lambda*n]
 	p.xs, p.evalBuf, p.fit, p.idx = p.xs[:lambda], p.evalBuf[:lambda], p.fit[:lambda], p.idx[:lambda]
-	p.sel.z, p.sel.y, p.sel.idx, p.sel.weights = p.z, p.y, p.idx, w
+	p.sel.z, p.sel.y, p.sel.idx, p.sel.weights, p.sel.negWeights = p.z, p.y, p.idx, w, neg
 	for i := range p.xs {
 		p.xs[i] = p.x[i*n : i*n+n : i*n+n]
 	}

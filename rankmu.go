@@ -54,15 +54,51 @@ func rankMuCMu(n, muEff, c1 float64) float64 {
 	return min(1-c1, cmuFactor*2*(muEff-2+1/muEff)/((n+2)*(n+2)+muEff))
 }
 
-// rankMuBlocks are the gathered (μ+1)×n blocks [p; y_{1:λ}; …; y_{μ:λ}] and
-// [v; z_{1:λ}; …; z_{μ:λ}] of the rank-μ update and their coefficients.
+// activeC1 is pycma's c1 with the active update: CMA-ES's, smaller for
+// λ < 6.
+func activeC1(n, muEff float64, lambda int) float64 {
+	return min(1, float64(lambda)/6) * 2 / ((n+1.3)*(n+1.3) + muEff)
+}
+
+// activeCMu is pycma's c_μ with the active update.
+func activeCMu(n, muEff, c1 float64) float64 {
+	return min(1-c1, 2*(0.25+muEff-2+1/muEff)/((n+2)*(n+2)+muEff))
+}
+
+// negativeWeights returns the weights of the λ − μ worst steps of the
+// active update (see Params.NegWeights).
+func negativeWeights(lambda, mu, n int, muEff, c1, cmu float64) []float64 {
+	w := make([]float64, lambda-mu)
+	l := math.Log((float64(lambda) + 1) / 2)
+	var sum, sum2 float64
+	for k := range w {
+		w[k] = min(0, l-math.Log(float64(mu+k+1)))
+		sum += w[k]
+		sum2 += w[k] * w[k]
+	}
+	if sum == 0 {
+		return w // λ = μ + 1 with odd λ: a single weight of 0
+	}
+	muEffNeg := sum * sum / sum2
+	// At most 0 below: with c_μ = 1 − c1 the third bound is 0 and must
+	// not round to a negative sum (positive weights for the worst).
+	target := max(0, min(1+c1/cmu, 1+2*muEffNeg/(muEff+2), (1-c1-cmu)/(float64(n)*cmu)))
+	for k := range w {
+		w[k] *= target / -sum
+	}
+	return w
+}
+
+// rankMuBlocks are the gathered k×n blocks [p; y_{1:λ}; …; y_{k−1:λ}] and
+// [v; z_{1:λ}; …; z_{k−1:λ}] of the rank-μ update (k = μ+1, or λ+1 with
+// the active update) and their coefficients.
 type rankMuBlocks struct {
 	p, q, beta []float64
 }
 
-// size sizes the blocks for μ parents, allocating only when they grow.
-func (rk *rankMuBlocks) size(n, mu int) {
-	k := mu + 1
+// size sizes the blocks for k−1 steps, allocating only when they grow.
+func (rk *rankMuBlocks) size(n, steps int) {
+	k := steps + 1
 	if cap(rk.p) < k*n {
 		rk.p = make([]float64, k*n)
 		rk.q = make([]float64, k*n)
@@ -79,20 +115,34 @@ func (rk *rankMuBlocks) size(n, mu int) {
 func (d *fullMatrix) rankMuUpdate(g *generation) {
 	n, rk := d.n, &d.rk
 	c1, cmu := d.c1, d.cmu
-	mu := len(g.weights)
-	alpha := 1 - c1/2 - cmu/2
+	mu, steps := len(g.weights), len(g.weights)+len(g.negWeights)
+	sumW := 1.0 // the positive weights sum to 1
+	for _, w := range g.negWeights {
+		sumW += w
+	}
+	alpha := 1 - c1/2 - cmu/2*sumW
 	copy(rk.p[:n], d.p)
 	copy(rk.q[:n], d.v)
 	rk.beta[0] = c1 / 2
 	bound := alpha*d.rowA + c1/2*d.pInf*d.normV
-	for t, i := range g.idx[:mu] {
+	for t, i := range g.idx[:steps] {
 		pt := rk.p[(t+1)*n : (t+2)*n]
 		qt := rk.q[(t+1)*n : (t+2)*n]
 		copy(pt, g.y[i*n:i*n+n])
 		copy(qt, g.z[i*n:i*n+n])
-		b := cmu / 2 * g.weights[t]
+		normQ := kernel.Norm(qt)
+		var b float64
+		if t < mu {
+			b = cmu / 2 * g.weights[t]
+		} else if w := g.negWeights[t-mu]; w != 0 && normQ > 1e-150 {
+			// w° = w·n/‖z‖²: a long z (an unlikely, far step) pulls no
+			// harder than a typical one. (A step shorter than 1e-150,
+			// which the generator all but never draws, is left out
+			// rather than divided by ‖z‖² underflowing.)
+			b = cmu / 2 * w * float64(n) / (normQ * normQ)
+		}
 		rk.beta[t+1] = b
-		bound += b * maxAbs(pt) * kernel.Norm(qt)
+		bound += math.Abs(b) * maxAbs(pt) * normQ
 	}
 	d.flush() // no-op: rank-μ runs never leave a rank-one update pending
 	// On Ã: s' = α·s/ρ and Ã ← ρ·Ã + Σ (β_t/s')·p_t·q_tᵀ.
@@ -100,10 +150,10 @@ func (d *fullMatrix) rankMuUpdate(g *generation) {
 	for t := range rk.beta {
 		rk.beta[t] /= d.scale
 	}
-	kernel.ScaleAddRankK(d.a, n, rho, rk.beta, rk.p, rk.q, mu+1)
-	// Each entry sums μ+2 rounded terms: a relative slack of a few units
-	// in the last place per term.
-	d.rowA = bound * (boundSlack + float64(mu+2)*0x1p-50)
+	kernel.ScaleAddRankK(d.a, n, rho, rk.beta, rk.p, rk.q, steps+1)
+	// Each entry sums steps+2 rounded terms: a relative slack of a few
+	// units in the last place per term.
+	d.rowA = bound * (boundSlack + float64(steps+2)*0x1p-50)
 	if d.rowA != d.rowA {
 		d.rowA = math.Inf(1) // a NaN row norm: force the rescan
 	}

@@ -196,9 +196,15 @@ func TestRestartRules(t *testing.T) {
 // interrupted.
 func TestRestartCheckpoint(t *testing.T) {
 	for _, r := range []mmaes.Restart{mmaes.IPOP, mmaes.BIPOP} {
-		for _, rankMu := range []bool{false, true} {
+		for _, variant := range []string{"paper", "rank-μ", "recommended"} {
+			rankMu := variant != "paper"
 			cfg := startConfig(5, mmaes.MMA, 4)
 			cfg.Restart, cfg.RankMu, cfg.MaxGenerations, cfg.MaxRestarts = r, rankMu, 25, 6
+			if variant == "recommended" {
+				rec := mmaes.RecommendedConfig(5)
+				cfg.Active, cfg.NoEffect, cfg.Stagnation, cfg.FlatFitness, cfg.Hopeless =
+					rec.Active, rec.NoEffect, rec.Stagnation, rec.FlatFitness, rec.Hopeless
+			}
 			cfg.Lower = []float64{-10, -10, -1, 0, -20}
 			cfg.Upper = []float64{10, 10, 1, 10, 20}
 			cfg.Mean = []float64{1, 2, 0.5, 4, -3}
@@ -225,7 +231,7 @@ func TestRestartCheckpoint(t *testing.T) {
 					t.Fatal(err)
 				}
 				if !bytes.Equal(state(t, &back), want) {
-					t.Errorf("%v rank-μ %v: resumed at generation %d, the run differs", r, rankMu, cut)
+					t.Errorf("%v %s: resumed at generation %d, the run differs", r, variant, cut)
 				}
 			}
 		}

@@ -45,6 +45,7 @@ func newOptimizer(cfg Config, par Params, lambda0, histCap int) *Optimizer {
 	o.step = newStepSize(n)
 	o.pop = newPopulation(n)
 	o.best = newBestPoint(n)
+	o.watch = newRunWatch(&o.cfg)
 	o.hist.buf = make([]float64, 0, max(histCap, par.TolFunHist))
 	o.dist = newDistribution(&o.cfg)
 	o.applyParams()
@@ -56,7 +57,7 @@ func newOptimizer(cfg Config, par Params, lambda0, histCap int) *Optimizer {
 // grows).
 func (o *Optimizer) applyParams() {
 	par := &o.par
-	o.pop.resize(par.Lambda, par.Weights)
+	o.pop.resize(par.Lambda, par.Weights, par.NegWeights)
 	o.dist.setParams(par, par.Lambda)
 	o.step.setParams(par)
 	o.hist.resize(par.TolFunHist)
@@ -72,6 +73,11 @@ func (o *Optimizer) startRun(sigma float64, budget int) {
 	o.step.reset(sigma)
 	copy(o.m, o.cfg.Mean)
 	o.run.gen, o.run.evals0 = 0, o.evals
+	bestBefore := math.NaN()
+	if o.best.ok {
+		bestBefore = o.best.f
+	}
+	o.watch.start(bestBefore)
 	o.run.maxGen = o.cfg.MaxGenerations
 	if budget > 0 && (o.run.maxGen == 0 || budget < o.run.maxGen) {
 		o.run.maxGen = budget

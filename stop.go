@@ -47,6 +47,21 @@ const (
 	// Config.MaxMemory allows (see there); the optimization ends with the
 	// best point of the runs so far.
 	MaxMemoryReached
+	// NoEffectAxis: 0.1σ times a principal axis of the distribution does
+	// not change the mean (Config.NoEffect).
+	NoEffectAxis
+	// NoEffectCoord: 0.2σ times a coordinate's standard deviation does
+	// not change that coordinate of the mean (Config.NoEffect).
+	NoEffectCoord
+	// Stagnated: the run's best and median values no longer improve
+	// (Config.Stagnation).
+	Stagnated
+	// FlatFitness: Config.FlatFitness generations in a row had a flat
+	// fitness.
+	FlatFitnessReached
+	// Hopeless: the run cannot improve on the earlier ones
+	// (Config.Hopeless).
+	Hopeless
 
 	numReasons
 )
@@ -78,6 +93,11 @@ var reasons = [numReasons]reasonInfo{
 	AllNaN:                {name: "all fitness values of a generation are NaN", failed: true, local: true, err: ErrAllNaN},
 	Canceled:              {name: "context canceled"},
 	MaxMemoryReached:      {name: "MaxMemory: a restart would exceed the memory budget"},
+	NoEffectAxis:          {name: "NoEffect: a principal axis does not change the mean", local: true},
+	NoEffectCoord:         {name: "NoEffect: a coordinate's deviation does not change the mean", local: true},
+	Stagnated:             {name: "Stagnation: no improvement", local: true},
+	FlatFitnessReached:    {name: "FlatFitness: fitness flat over the population", local: true},
+	Hopeless:              {name: "Hopeless: cannot improve on the earlier runs", local: true},
 }
 
 // precedence orders the stops that can fire together at the end of a
@@ -87,6 +107,7 @@ var reasons = [numReasons]reasonInfo{
 var precedence = [...]Reason{
 	AllNaN, TargetReached, MaxEvalsReached, NumericalBreakdown,
 	MaxGenerationsReached, TolFunReached, TolXReached, ConditionReached,
+	NoEffectAxis, NoEffectCoord, FlatFitnessReached, Stagnated, Hopeless,
 }
 
 // String returns a short description of r.
@@ -143,6 +164,12 @@ func checkStops(cfg *Config, _ *Params) error {
 	if math.IsNaN(cfg.MaxCondition) || cfg.MaxCondition < 0 {
 		return cfgErr("MaxCondition", "%g: must be ≥ 0 (0: off)", cfg.MaxCondition)
 	}
+	if cfg.FlatFitness < 0 {
+		return cfgErr("FlatFitness", "%d: must be ≥ 0 (0: off)", cfg.FlatFitness)
+	}
+	if !finite(cfg.Hopeless) || cfg.Hopeless < 0 {
+		return cfgErr("Hopeless", "%g: must be finite and ≥ 0 (0: off)", cfg.Hopeless)
+	}
 	if !cfg.Endless && cfg.MaxEvals == 0 && cfg.MaxGenerations == 0 && cfg.TolFun == 0 && cfg.TolX == 0 && cfg.MaxCondition == 0 {
 		return cfgErr("Endless", "no stop criterion (MaxEvals, MaxGenerations, TolFun, TolX and MaxCondition are all 0, "+
 			"as in a Config literal; DefaultConfig sets them): set one, or set Endless for a run that goes on until the caller stops it")
@@ -159,6 +186,10 @@ func stopRates(cfg *Config, p *Params) error {
 	p.TolFunHist = cfg.TolFunHist
 	if p.TolFunHist == 0 {
 		p.TolFunHist = 10 + (30*cfg.Dim+p.Lambda-1)/p.Lambda
+	}
+	if cfg.Stagnation {
+		nf := float64(cfg.Dim)
+		p.Stagnation = int(min(1<<30, 100+100*nf*math.Sqrt(nf)/float64(p.Lambda)))
 	}
 	return nil
 }
@@ -206,6 +237,10 @@ func (o *Optimizer) runStops(genRange float64) (s stopSet) {
 			s.add(ConditionReached)
 		}
 	}
+	if c.NoEffect && o.run.gen%o.cfg.Dim == 0 {
+		s |= o.noEffect()
+	}
+	s |= o.watch.stops(c, &o.par, o.run.gen, genRange)
 	return s
 }
 

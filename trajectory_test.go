@@ -387,8 +387,9 @@ func continueHash(t *testing.T, b []byte, f func([]float64) float64) uint64 {
 	return h.Sum64()
 }
 
-// TestCheckpointV3 restores the pinned version-3 checkpoints and compares
-// their continuations with the recorded hashes.
+// TestCheckpointV3 restores the pinned checkpoints of versions 3 and 4 (the
+// same states, written by the code of each version) and compares their
+// continuations with the recorded hashes.
 func TestCheckpointV3(t *testing.T) {
 	if dir := os.Getenv("MMAES_PIN_WRITE_V3"); dir != "" {
 		for _, c := range v3Cases() {
@@ -409,25 +410,29 @@ func TestCheckpointV3(t *testing.T) {
 	}
 	var b strings.Builder
 	for _, c := range v3Cases() {
-		data, err := os.ReadFile(filepath.Join("testdata", "checkpoint-v3", c.name+".ckp"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if v := binary.LittleEndian.Uint32(data[8:]); v != 3 {
-			t.Fatalf("%s: version %d, want 3", c.name, v)
-		}
-		got := continueHash(t, data, c.f)
-		fmt.Fprintf(&b, "\t\t%q: %#016x,\n", c.name, got)
-		// Rewritten in the current version, it continues the same.
-		var o mmaes.Optimizer
-		if err := o.UnmarshalBinary(data); err != nil {
-			t.Fatal(err)
-		}
-		if again := continueHash(t, state(t, &o), c.f); again != got {
-			t.Errorf("%s: continues differently once rewritten in the current version", c.name)
-		}
-		if !print && got != want[c.name] {
-			t.Errorf("%s on %s: continuation hash %#016x, recorded %#016x", c.name, pinPath(), got, want[c.name])
+		for _, version := range []uint32{3, 4} {
+			data, err := os.ReadFile(filepath.Join("testdata", fmt.Sprintf("checkpoint-v%d", version), c.name+".ckp"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v := binary.LittleEndian.Uint32(data[8:]); v != version {
+				t.Fatalf("%s: version %d, want %d", c.name, v, version)
+			}
+			got := continueHash(t, data, c.f)
+			if version == 3 {
+				fmt.Fprintf(&b, "\t\t%q: %#016x,\n", c.name, got)
+			}
+			// Rewritten in the current version, it continues the same.
+			var o mmaes.Optimizer
+			if err := o.UnmarshalBinary(data); err != nil {
+				t.Fatal(err)
+			}
+			if again := continueHash(t, state(t, &o), c.f); again != got {
+				t.Errorf("%s: continues differently once rewritten in the current version", c.name)
+			}
+			if !print && got != want[c.name] {
+				t.Errorf("%s (version %d) on %s: continuation hash %#016x, recorded %#016x", c.name, version, pinPath(), got, want[c.name])
+			}
 		}
 	}
 	if print {

@@ -26,7 +26,8 @@ import (
 func bbobCmd(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("mmaes bbob", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	configs := fs.String("config", "default,recommended", "configurations to run: default (DefaultConfig: the paper's MMA-ES), recommended (RecommendedConfig), rankmu-bipop (DefaultConfig with RankMu and BIPOP)")
+	configs := fs.String("config", "default,recommended", "configurations to run: default (DefaultConfig: the paper's MMA-ES), recommended (RecommendedConfig), rankmu-bipop (DefaultConfig with RankMu and BIPOP), "+
+		"recommended-no-X (RecommendedConfig without X: active, noeffect, stagnation, flatfitness or hopeless)")
 	funcs := fs.String("f", "1-24", "functions (1-24), as a list and ranges: 1-5,10")
 	dims := fs.String("dims", "2,5,10,20", "dimensions (2 to 40)")
 	instances := fs.String("instances", "1-5", "instances (1-15 is COCO's classic set; 1-5 those of the pycma reference)")
@@ -35,6 +36,7 @@ func bbobCmd(args []string, stdout, stderr io.Writer) error {
 	target := fs.Float64("target", 1e-8, "a run is solved when f − f_opt ≤ target")
 	out := fs.String("out", "bbob-out", "output folder: COCO data per configuration, summary.md, ecdf.png")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "problems run at once")
+	pycma := fs.String("pycma", "", "`file` of pycma runs to compare with (tools/coco/pycma_bbob.py's output), or none; default: the embedded table of instances 1-5, under the standard settings")
 	quiet := fs.Bool("q", false, "no progress")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -59,6 +61,17 @@ func bbobCmd(args []string, stdout, stderr io.Writer) error {
 	if !(o.budget >= 1) || !(o.sigma0 > 0) || !(o.target > 0) || *workers < 1 {
 		return fmt.Errorf("%w: -budget ≥ 1, -sigma0 > 0, -target > 0 and -workers ≥ 1 required", errUsage)
 	}
+	switch {
+	case *pycma == "none":
+	case *pycma != "":
+		ref, err := readRunsReference(*pycma, &o)
+		if err != nil {
+			return fmt.Errorf("%w: -pycma: %v", errUsage, err)
+		}
+		o.ref = ref
+	case bbobStandard(&o):
+		o.ref = tableReference(pycmaReference())
+	}
 	start := time.Now()
 	runs := runSuite(&o, *workers, newProgress(stderr, !*quiet))
 	if err := writeBBOB(&o, runs); err != nil {
@@ -75,6 +88,7 @@ type bbobOpts struct {
 	funcs, dims, instances []int
 	budget, sigma0, target float64
 	out                    string
+	ref                    reference // nil: none
 }
 
 // bbobConfig returns the named configuration for dimension n.
@@ -89,7 +103,28 @@ func bbobConfig(name string, n int) (mmaes.Config, error) {
 		c.RankMu, c.Restart, c.MaxRestarts = true, mmaes.BIPOP, 9
 		return c, nil
 	}
-	return mmaes.Config{}, fmt.Errorf("%w: -config: unknown configuration %q (default, recommended, rankmu-bipop)", errUsage, name)
+	if element, ok := strings.CutPrefix(name, "recommended-no-"); ok {
+		c := mmaes.RecommendedConfig(n)
+		switch element {
+		case "active":
+			c.Active = false
+		case "noeffect":
+			c.NoEffect = false
+		case "stagnation":
+			c.Stagnation = false
+		case "flatfitness":
+			c.FlatFitness = 0
+		case "hopeless":
+			c.Hopeless = 0
+		default:
+			ok = false
+		}
+		if ok {
+			return c, nil
+		}
+	}
+	return mmaes.Config{}, fmt.Errorf("%w: -config: unknown configuration %q (default, recommended, rankmu-bipop, "+
+		"or recommended-no-X for X one of active, noeffect, stagnation, flatfitness, hopeless)", errUsage, name)
 }
 
 // ecdfTargets are COCO's 51 targets of the ECDFs: f − f_opt ≤ 10^2 … 10^−8.
@@ -238,7 +273,7 @@ func writeBBOB(o *bbobOpts, runs []bbobRun) error {
 			return err
 		}
 	}
-	if err := os.WriteFile(filepath.Join(o.out, "summary.md"), []byte(bbobSummary(o, runs)), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(o.out, "summary.md"), []byte(bbobSummary(o, runs, o.ref)), 0o644); err != nil {
 		return err
 	}
 	return plotECDF(filepath.Join(o.out, "ecdf.png"), o, runs)

@@ -4,6 +4,8 @@ import (
 	_ "embed"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -77,6 +79,81 @@ func bbobStandard(o *bbobOpts) bool {
 	return o.budget == 1e4 && o.sigma0 == 2 && o.target == 1e-8
 }
 
+// A reference is another optimizer's result on the suite: its ERT and the
+// runs it solved of those it made on function f in dimension n; ok false
+// when it has none.
+type reference interface {
+	name() string
+	about() string // a sentence for the summary
+	stats(n, f int) (ert float64, solved, of int, ok bool)
+}
+
+// tableReference is the embedded pycma table (instances 1–5).
+type tableReference map[[2]int]pycmaRef
+
+func (tableReference) name() string { return "pycma BIPOP" }
+
+func (tableReference) about() string {
+	return "pycma BIPOP: pycma 4.4.0's BIPOP-aCMA-ES (`cma.fmin2(..., restarts=9, bipop=True)`) with the same settings on instances 1–5 (whatever the instances above), measured through COCO's C core."
+}
+
+func (t tableReference) stats(n, f int) (float64, int, int, bool) {
+	r, ok := t[[2]int{n, f}]
+	return r.bipopERT, r.bipopSolved, 5, ok
+}
+
+// runsReference is a reference of single runs (pycma_bbob.py's output),
+// restricted to the instances of the suite run.
+type runsReference struct {
+	label string
+	path  string
+	runs  map[[2]int][]bbobRun // by [n, f]
+}
+
+func (r *runsReference) name() string { return r.label }
+
+func (r *runsReference) about() string {
+	return r.label + ": the runs of " + r.path + " on the same problems."
+}
+
+func (r *runsReference) stats(n, f int) (float64, int, int, bool) {
+	runs := r.runs[[2]int{n, f}]
+	if len(runs) == 0 {
+		return 0, 0, 0, false
+	}
+	ert, solved := ertOf(runs)
+	return ert, solved, len(runs), true
+}
+
+// readRunsReference reads the runs of pycma_bbob.py's output file ("f n
+// instance evals hit best" a line, # comments) for the problems of o.
+func readRunsReference(path string, o *bbobOpts) (*runsReference, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	inst := map[int]bool{}
+	for _, i := range o.instances {
+		inst[i] = true
+	}
+	ref := &runsReference{label: "pycma BIPOP", path: filepath.Base(path), runs: map[[2]int][]bbobRun{}}
+	for k, line := range strings.Split(string(data), "\n") {
+		if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		var r bbobRun
+		var best float64
+		if _, err := fmt.Sscan(line, &r.f, &r.n, &r.instance, &r.evals, &r.hit, &best); err != nil || r.evals < r.hit || r.hit < 0 {
+			return nil, fmt.Errorf("%s:%d: %q is not \"f n instance evals hit best\"", path, k+1, line)
+		}
+		if inst[r.instance] {
+			key := [2]int{r.n, r.f}
+			ref.runs[key] = append(ref.runs[key], r)
+		}
+	}
+	return ref, nil
+}
+
 // selectRuns returns the runs of config on function f in dimension n.
 func selectRuns(runs []bbobRun, config string, f, n int) []bbobRun {
 	var out []bbobRun
@@ -93,7 +170,7 @@ func fmtERT(ert float64, solved, of int) string {
 	if solved == 0 {
 		return "∞"
 	}
-	s := strconv.FormatFloat(ert, 'g', 5, 64)
+	var s string
 	if ert >= 1e5 {
 		s = strconv.FormatFloat(ert, 'e', 2, 64)
 	} else {
@@ -105,50 +182,63 @@ func fmtERT(ert float64, solved, of int) string {
 	return s
 }
 
+// fraction formats solved/total and its value.
+func fraction(solved, total int) string {
+	return fmt.Sprintf("%d/%d = %.2f", solved, total, float64(solved)/float64(total))
+}
+
 // bbobSummary is the Markdown summary of a suite run: solved fractions per
-// dimension and function group, ERT per function and, with the standard
-// settings, the ratio to pycma's BIPOP-aCMA-ES.
-func bbobSummary(o *bbobOpts, runs []bbobRun) string {
+// dimension and function group, ERT per function and, with a reference
+// (nil: none), the ratio to it.
+func bbobSummary(o *bbobOpts, runs []bbobRun, ref reference) string {
 	var b strings.Builder
-	std := bbobStandard(o)
-	ref := pycmaReference()
 	fmt.Fprintf(&b, "# mmaes on COCO's bbob suite\n\n")
 	fmt.Fprintf(&b, "Functions %s, dimensions %s, instances %s; x0 = 0, σ0 = %g, budget %g·n evaluations over all restarts, solved at f − f_opt ≤ %g.\n\n",
 		rangesString(o.funcs), rangesString(o.dims), rangesString(o.instances), o.sigma0, o.budget, o.target)
-	if std {
-		b.WriteString("pycma: 4.4.0's BIPOP-aCMA-ES (`cma.fmin2(..., restarts=9, bipop=True)`) on instances 1–5 with the same settings, measured through COCO's C core.\n\n")
+	if ref != nil {
+		b.WriteString(ref.about() + "\n\n")
 	}
-	per := len(o.instances)
+	cols := len(o.configs)
+	header := func(first string) {
+		b.WriteString(first)
+		for _, c := range o.configs {
+			fmt.Fprintf(&b, " %s |", c)
+		}
+		if ref != nil {
+			fmt.Fprintf(&b, " %s |", ref.name())
+			cols++
+		}
+		b.WriteString("\n|" + strings.Repeat("---|", strings.Count(first, "|")-1+cols) + "\n")
+		cols = len(o.configs)
+	}
+	// solvedIn counts the solved runs of config (or of the reference, for
+	// config "") over the functions fs in dimension n.
+	solvedIn := func(config string, n int, fs []int) (solved, total int) {
+		for _, f := range fs {
+			if config == "" {
+				if _, s, of, ok := ref.stats(n, f); ok {
+					solved += s
+					total += of
+				}
+				continue
+			}
+			_, s := ertOf(selectRuns(runs, config, f, n))
+			solved += s
+			total += len(o.instances)
+		}
+		return solved, total
+	}
 
-	b.WriteString("## Solved (function, instance) pairs\n\n| dim |")
-	for _, c := range o.configs {
-		fmt.Fprintf(&b, " %s |", c)
-	}
-	if std {
-		b.WriteString(" pycma BIPOP |")
-	}
-	b.WriteString("\n|---|" + strings.Repeat("---|", len(o.configs)+boolInt(std)) + "\n")
+	b.WriteString("## Solved (function, instance) pairs\n\n")
+	header("| dim |")
 	for _, n := range o.dims {
 		fmt.Fprintf(&b, "| %d |", n)
 		for _, c := range o.configs {
-			solved := 0
-			for _, f := range o.funcs {
-				_, s := ertOf(selectRuns(runs, c, f, n))
-				solved += s
-			}
-			total := len(o.funcs) * per
-			fmt.Fprintf(&b, " %d/%d = %.2f |", solved, total, float64(solved)/float64(total))
+			fmt.Fprintf(&b, " %s |", fraction(solvedIn(c, n, o.funcs)))
 		}
-		if std {
-			solved, total := 0, 0
-			for _, f := range o.funcs {
-				if r, ok := ref[[2]int{n, f}]; ok {
-					solved += r.bipopSolved
-					total += 5
-				}
-			}
-			if total > 0 {
-				fmt.Fprintf(&b, " %d/%d = %.2f |", solved, total, float64(solved)/float64(total))
+		if ref != nil {
+			if s, t := solvedIn("", n, o.funcs); t > 0 {
+				fmt.Fprintf(&b, " %s |", fraction(s, t))
 			} else {
 				b.WriteString(" |")
 			}
@@ -156,14 +246,8 @@ func bbobSummary(o *bbobOpts, runs []bbobRun) string {
 		b.WriteString("\n")
 	}
 
-	b.WriteString("\n## Solved fraction by function group\n\n| dim | group |")
-	for _, c := range o.configs {
-		fmt.Fprintf(&b, " %s |", c)
-	}
-	if std {
-		b.WriteString(" pycma BIPOP |")
-	}
-	b.WriteString("\n|---|---|" + strings.Repeat("---|", len(o.configs)+boolInt(std)) + "\n")
+	b.WriteString("\n## Solved fraction by function group\n\n")
+	header("| dim | group |")
 	for _, n := range o.dims {
 		for _, g := range bbobGroups {
 			var fs []int
@@ -177,23 +261,12 @@ func bbobSummary(o *bbobOpts, runs []bbobRun) string {
 			}
 			fmt.Fprintf(&b, "| %d | %s |", n, g.name)
 			for _, c := range o.configs {
-				solved := 0
-				for _, f := range fs {
-					_, s := ertOf(selectRuns(runs, c, f, n))
-					solved += s
-				}
-				fmt.Fprintf(&b, " %.2f |", float64(solved)/float64(len(fs)*per))
+				s, t := solvedIn(c, n, fs)
+				fmt.Fprintf(&b, " %.2f |", float64(s)/float64(t))
 			}
-			if std {
-				solved, total := 0, 0
-				for _, f := range fs {
-					if r, ok := ref[[2]int{n, f}]; ok {
-						solved += r.bipopSolved
-						total += 5
-					}
-				}
-				if total > 0 {
-					fmt.Fprintf(&b, " %.2f |", float64(solved)/float64(total))
+			if ref != nil {
+				if s, t := solvedIn("", n, fs); t > 0 {
+					fmt.Fprintf(&b, " %.2f |", float64(s)/float64(t))
 				} else {
 					b.WriteString(" |")
 				}
@@ -202,18 +275,23 @@ func bbobSummary(o *bbobOpts, runs []bbobRun) string {
 		}
 	}
 
+	allLog := make([]float64, len(o.configs))
+	allCount := make([]int, len(o.configs))
 	for _, n := range o.dims {
-		fmt.Fprintf(&b, "\n## %d-D: ERT (evaluations)\n\n| f |", n)
+		fmt.Fprintf(&b, "\n## %d-D: ERT (evaluations)\n\n", n)
+		b.WriteString("| f |")
 		for _, c := range o.configs {
 			fmt.Fprintf(&b, " %s |", c)
 		}
-		if std {
-			b.WriteString(" pycma BIPOP |")
+		k := len(o.configs)
+		if ref != nil {
+			fmt.Fprintf(&b, " %s |", ref.name())
 			for _, c := range o.configs {
-				fmt.Fprintf(&b, " %s ÷ pycma |", c)
+				fmt.Fprintf(&b, " %s ÷ %s |", c, ref.name())
 			}
+			k = 2*k + 1
 		}
-		b.WriteString("\n|---|" + strings.Repeat("---|", len(o.configs)*(1+boolInt(std))+boolInt(std)) + "\n")
+		b.WriteString("\n|---|" + strings.Repeat("---|", k) + "\n")
 		logSum := make([]float64, len(o.configs))
 		count := make([]int, len(o.configs))
 		for _, f := range o.funcs {
@@ -222,39 +300,74 @@ func bbobSummary(o *bbobOpts, runs []bbobRun) string {
 			for k, c := range o.configs {
 				ert, solved := ertOf(selectRuns(runs, c, f, n))
 				erts[k] = ert
-				fmt.Fprintf(&b, " %s |", fmtERT(ert, solved, per))
+				fmt.Fprintf(&b, " %s |", fmtERT(ert, solved, len(o.instances)))
 			}
-			if std {
-				r, ok := ref[[2]int{n, f}]
+			if ref != nil {
+				rert, rsolved, of, ok := ref.stats(n, f)
 				if !ok {
 					b.WriteString(strings.Repeat(" |", 1+len(o.configs)) + "\n")
 					continue
 				}
-				fmt.Fprintf(&b, " %s |", fmtERT(r.bipopERT, r.bipopSolved, 5))
+				fmt.Fprintf(&b, " %s |", fmtERT(rert, rsolved, of))
 				for k := range o.configs {
-					if math.IsInf(erts[k], 1) || r.bipopSolved == 0 {
+					if math.IsInf(erts[k], 1) || rsolved == 0 {
 						b.WriteString(" |")
 						continue
 					}
-					ratio := erts[k] / r.bipopERT
+					ratio := erts[k] / rert
 					logSum[k] += math.Log(ratio)
 					count[k]++
+					allLog[k] += math.Log(ratio)
+					allCount[k]++
 					fmt.Fprintf(&b, " %.2f |", ratio)
 				}
 			}
 			b.WriteString("\n")
 		}
-		if std {
-			b.WriteString("\nGeometric mean of the ERT ratio to pycma BIPOP over the functions both solve:")
-			for k, c := range o.configs {
-				if count[k] > 0 {
-					fmt.Fprintf(&b, " %s %.2f (%d functions);", c, math.Exp(logSum[k]/float64(count[k])), count[k])
-				}
-			}
-			b.WriteString("\n")
+		if ref != nil {
+			fmt.Fprintf(&b, "\nGeometric mean of the ERT ratio to %s over the functions both solve:", ref.name())
+			geoMeans(&b, o.configs, logSum, count, "functions")
 		}
 	}
+	if len(o.configs) > 1 {
+		base := o.configs[0]
+		fmt.Fprintf(&b, "\n## Against %s\n\nSolved pairs more than %s, and the geometric mean of the ERT ratio to %s over the (function, dimension) pairs both solve:\n\n| configuration | solved − %s | ERT ÷ %s |\n|---|---|---|\n", base, base, base, base, base)
+		for _, c := range o.configs[1:] {
+			diff, logSum, count := 0, 0.0, 0
+			for _, n := range o.dims {
+				for _, f := range o.funcs {
+					e0, s0 := ertOf(selectRuns(runs, base, f, n))
+					e1, s1 := ertOf(selectRuns(runs, c, f, n))
+					diff += s1 - s0
+					if s0 > 0 && s1 > 0 {
+						logSum += math.Log(e1 / e0)
+						count++
+					}
+				}
+			}
+			ratio := "–"
+			if count > 0 {
+				ratio = fmt.Sprintf("%.3f (%d pairs)", math.Exp(logSum/float64(count)), count)
+			}
+			fmt.Fprintf(&b, "| %s | %+d | %s |\n", c, diff, ratio)
+		}
+	}
+	if ref != nil {
+		fmt.Fprintf(&b, "\n## All dimensions\n\nGeometric mean of the ERT ratio to %s over the (function, dimension) pairs both solve:", ref.name())
+		geoMeans(&b, o.configs, allLog, allCount, "pairs")
+	}
 	return b.String()
+}
+
+// geoMeans writes, for each configuration with a count, the geometric mean
+// exp(logSum/count) and the count of what it is over, and ends the line.
+func geoMeans(b *strings.Builder, configs []string, logSum []float64, count []int, over string) {
+	for k, c := range configs {
+		if count[k] > 0 {
+			fmt.Fprintf(b, " %s %.2f (%d %s);", c, math.Exp(logSum[k]/float64(count[k])), count[k], over)
+		}
+	}
+	b.WriteString("\n")
 }
 
 func boolInt(b bool) int {

@@ -61,6 +61,7 @@ func TestBBOBBadCommandLines(t *testing.T) {
 		{"bbob", "-dims", "1"}, {"bbob", "-dims", "41"}, {"bbob", "-instances", "0"},
 		{"bbob", "-config", "best"}, {"bbob", "-budget", "0"}, {"bbob", "-sigma0", "-1"},
 		{"bbob", "-target", "0"}, {"bbob", "-workers", "0"}, {"bbob", "stray"},
+		{"bbob", "-config", "recommended-no-speed"}, {"bbob", "-pycma", "/nonexistent/runs.txt"},
 	} {
 		if code, _, stderr := exec(args...); code != 2 || !strings.Contains(stderr, "mmaes") {
 			t.Errorf("%q: exit %d, want 2; stderr:\n%s", args, code, stderr)
@@ -141,8 +142,8 @@ func TestSummaryRatio(t *testing.T) {
 		budget: 1e4, sigma0: 2, target: 1e-8}
 	runs := []bbobRun{{config: "x", f: 1, n: 2, instance: 1, hit: 472, evals: 472},
 		{config: "x", f: 1, n: 2, instance: 2, hit: 472, evals: 472}}
-	s := bbobSummary(o, runs)
-	for _, want := range []string{"| f1 | 472 | 236 | 2.00 |", "| 2 | 2/2 = 1.00 | 5/5 = 1.00 |", "x 2.00 (1 functions)"} {
+	s := bbobSummary(o, runs, tableReference(pycmaReference()))
+	for _, want := range []string{"| f1 | 472 | 236 | 2.00 |", "| 2 | 2/2 = 1.00 | 5/5 = 1.00 |", "x 2.00 (1 functions)", "x 2.00 (1 pairs)"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("summary lacks %q:\n%s", want, s)
 		}
@@ -153,5 +154,72 @@ func TestRanges(t *testing.T) {
 	xs, err := parseRanges("f", "1-3,7, 9-10", 1, 24)
 	if err != nil || rangesString(xs) != "1-3,7,9-10" || len(xs) != 6 {
 		t.Errorf("parseRanges: %v %v", xs, err)
+	}
+}
+
+// TestRunsReference reads a file of reference runs and compares with the
+// runs of the instances of the suite only.
+func TestRunsReference(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "runs.txt")
+	data := "# f n instance evals hit best\n" +
+		"1 2 1 300 250 1e-9\n" +
+		"1 2 2 500 0 1e-3\n" +
+		"1 2 3 100 100 1e-9\n" + // not an instance of the suite
+		"2 2 1 400 300 1e-9\n"
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := &bbobOpts{configs: []string{"x"}, funcs: []int{1, 2}, dims: []int{2}, instances: []int{1, 2},
+		budget: 1e4, sigma0: 2, target: 1e-8}
+	ref, err := readRunsReference(path, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// f1: (250 + 500)/1 solved of 2.
+	if ert, solved, of, ok := ref.stats(2, 1); ert != 750 || solved != 1 || of != 2 || !ok {
+		t.Errorf("f1: ERT %g solved %d of %d (%v), want 750, 1 of 2", ert, solved, of, ok)
+	}
+	if _, _, _, ok := ref.stats(5, 1); ok {
+		t.Error("a reference for a dimension without runs")
+	}
+	runs := []bbobRun{{config: "x", f: 1, n: 2, instance: 1, hit: 375, evals: 375},
+		{config: "x", f: 1, n: 2, instance: 2, hit: 375, evals: 375},
+		{config: "x", f: 2, n: 2, instance: 1, hit: 150, evals: 150},
+		{config: "x", f: 2, n: 2, instance: 2, hit: 150, evals: 150}}
+	s := bbobSummary(o, runs, ref)
+	// f1: 375 against 750; f2: 150 against 300 (one run): both 0.5.
+	for _, want := range []string{"| f1 | 375 | 750 (1/2) | 0.50 |", "| f2 | 150 | 300 | 0.50 |", "x 0.50 (2 functions)", "| 2 | 4/4 = 1.00 | 2/3 = 0.67 |"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("summary lacks %q:\n%s", want, s)
+		}
+	}
+	if err := os.WriteFile(path, []byte("1 2 x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readRunsReference(path, o); err == nil {
+		t.Error("a malformed line accepted")
+	}
+}
+
+// TestSummaryAgainstFirst: with two configurations the summary compares the
+// second with the first: solved pairs more and the geometric mean of the
+// ERT ratios (here 2 and 1/2 on two functions: 1).
+func TestSummaryAgainstFirst(t *testing.T) {
+	o := &bbobOpts{configs: []string{"a", "b"}, funcs: []int{1, 2}, dims: []int{2}, instances: []int{1},
+		budget: 100, sigma0: 2, target: 1e-8}
+	runs := []bbobRun{
+		{config: "a", f: 1, n: 2, instance: 1, hit: 100, evals: 100},
+		{config: "a", f: 2, n: 2, instance: 1, hit: 400, evals: 400},
+		{config: "b", f: 1, n: 2, instance: 1, hit: 200, evals: 200},
+		{config: "b", f: 2, n: 2, instance: 1, hit: 200, evals: 200},
+	}
+	s := bbobSummary(o, runs, nil)
+	if !strings.Contains(s, "| b | +0 | 1.000 (2 pairs) |") {
+		t.Errorf("summary lacks the comparison of b with a:\n%s", s)
+	}
+	runs[1].hit = 0 // a no longer solves f2
+	s = bbobSummary(o, runs, nil)
+	if !strings.Contains(s, "| b | +1 | 2.000 (1 pairs) |") {
+		t.Errorf("summary lacks the comparison of b with a:\n%s", s)
 	}
 }

@@ -35,6 +35,7 @@ func TestBadCommandLines(t *testing.T) {
 		{"run", "-bounds", "nan,1"},
 		{"run", "-workers", "-2"},
 		{"run", "-rank-mu", "-update", "ecma"},
+		{"run", "-recommended", "-update", "cholesky"},
 		{"run", "stray"},
 		{"run", "-nosuchflag"},
 		{"compare", "-dims", "4,zero"},
@@ -205,6 +206,11 @@ func TestRunExtras(t *testing.T) {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("summary lacks %q:\n%s", want, stdout)
 		}
+	}
+	// -recommended: BIPOP by default, reaching Rastrigin's minimum.
+	code, stdout, stderr = exec("run", "-f", "rastrigin", "-n", "6", "-q", "-recommended", "-seed", "2", "-max-evals", "300000")
+	if code != 0 || !strings.Contains(stdout, "target reached") || !strings.Contains(stdout, "BIPOP") {
+		t.Fatalf("-recommended: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	// A rotated function reuses a buffer: each worker gets its own (run
 	// with -race).

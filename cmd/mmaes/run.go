@@ -33,9 +33,10 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	tracePath := fs.String("trace", "", "write a per-generation CSV trace to this file")
 	plotPath := fs.String("plot", "", "write a PNG of best f and σ against evaluations to this file")
 	quiet := fs.Bool("q", false, "no progress line")
-	restart := fs.String("restart", "none", "restart strategy: none, ipop or bipop (turns the library's TolFun stop back on: it ends the runs that restart)")
+	restart := fs.String("restart", "", "restart strategy: none, ipop or bipop (turns the library's TolFun stop back on: it ends the runs that restart); default none, bipop with -recommended")
 	maxRestarts := fs.Int("max-restarts", 0, "restart limit (BIPOP: large-population runs); 0: the library's default, 9")
 	rankMu := fs.Bool("rank-mu", false, "add the rank-μ update (MMA only)")
+	recommended := fs.Bool("recommended", false, "RecommendedConfig's settings: active rank-μ, BIPOP and its stops (MMA only)")
 	bounds := fs.String("bounds", "", "box constraints lo,hi, the same in every coordinate (e.g. -5,5)")
 	workers := fs.Int("workers", 0, "evaluate each generation with N parallel workers (0 or 1: sequential)")
 	if err := parseFlags(fs, args); err != nil {
@@ -59,6 +60,15 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	cfg := p.config(u, *seed, *maxEvals)
 	if target.set {
 		cfg.TargetF = target.v
+	}
+	if *recommended {
+		rec := mmaes.RecommendedConfig(cfg.Dim)
+		cfg.RankMu, cfg.Active = true, true
+		cfg.NoEffect, cfg.Stagnation, cfg.FlatFitness, cfg.Hopeless = rec.NoEffect, rec.Stagnation, rec.FlatFitness, rec.Hopeless
+		*rankMu = true
+		if *restart == "" {
+			*restart = "bipop"
+		}
 	}
 	if err := applyExtras(&cfg, *restart, *maxRestarts, *rankMu, *bounds, *workers, *seed); err != nil {
 		return err

@@ -20,3 +20,7 @@ for prog in bbobeval cocolog; do
 	gcc -O2 -w -o "$out/$prog" "$out/$prog-all.c" -lm
 	rm "$out/$prog-all.c"
 done
+# shellcheck disable=SC2086
+python3 "$here/amalgamate.py" "$out/cocolib-all.c" $core "$here/cocolib.c"
+gcc -O2 -w -shared -fPIC -o "$out/libcocolib.so" "$out/cocolib-all.c" -lm
+rm "$out/cocolib-all.c"
