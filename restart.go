@@ -8,9 +8,10 @@ import (
 // Restart selects the restart strategy (Config.Restart).
 //
 // A run restarts when it stops on a local criterion: TolFun, TolX,
-// MaxCondition, MaxGenerations (which counts the generations of each run),
-// a numerical breakdown or a generation of NaN only, and, for a BIPOP
-// small-population run, its budget. It does not restart on the global ones
+// MaxCondition, NoEffect, Stagnation, FlatFitness, Hopeless, MaxGenerations
+// (which counts the generations of each run), a numerical breakdown or a
+// generation of NaN only, and, for a BIPOP small-population run, its
+// budget. It does not restart on the global ones
 // — TargetF, MaxEvals (which counts the evaluations of all runs together) —
 // nor on cancellation, nor once the restarts allowed by Config.MaxRestarts
 // are used up (then the last run's reason is the optimizer's) or the

@@ -2,7 +2,7 @@
 the reference of `mmaes bbob -pycma`:
 
     python3 pycma_bbob.py --pycma PYCMA_DIR --lib OUTDIR/libcocolib.so \\
-        --dims 2,5,10,20 --instances 1-15 --out pycma-runs.txt
+        --dims 2,5,10,20 --instances 1-15 --out pycma-runs.txt [--resume]
 
 PYCMA_DIR is a checkout of github.com/CMA-ES/pycma (tag r4.4.0 for the
 figures of docs/bbob.md), libcocolib.so what build.sh makes. Every run: x0 =
@@ -71,12 +71,26 @@ def main():
     p.add_argument("--target", type=float, default=1e-8)
     p.add_argument("--jobs", type=int, default=multiprocessing.cpu_count())
     p.add_argument("--out", required=True)
+    p.add_argument("--resume", action="store_true",
+                   help="keep the runs already in --out and append the missing ones (each run is seeded by its problem)")
     args = p.parse_args()
-    jobs = [(args, f, d, i) for d in ranges(args.dims) for f in ranges(args.functions) for i in ranges(args.instances)]
+    done = set()
+    if args.resume:
+        try:
+            with open(args.out) as old:
+                for line in old:
+                    fields = line.split()
+                    if len(fields) == 6 and not line.startswith("#"):
+                        done.add(tuple(int(v) for v in fields[:3]))
+        except FileNotFoundError:
+            pass
+    jobs = [(args, f, d, i) for d in ranges(args.dims) for f in ranges(args.functions) for i in ranges(args.instances)
+            if (f, d, i) not in done]
     # the expensive problems (large dimensions) first, for a balanced pool
     jobs.sort(key=lambda j: -j[2])
-    with multiprocessing.Pool(args.jobs) as pool, open(args.out, "w") as out:
-        out.write("# pycma %s BIPOP on bbob: f dim instance evals hit best-fopt\n" % "4.4.0")
+    with multiprocessing.Pool(args.jobs) as pool, open(args.out, "a" if done else "w") as out:
+        if not done:
+            out.write("# pycma %s BIPOP on bbob: f dim instance evals hit best-fopt\n" % "4.4.0")
         for k, line in enumerate(pool.imap_unordered(run, jobs), 1):
             out.write(line + "\n")
             out.flush()
