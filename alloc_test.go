@@ -18,14 +18,17 @@ import (
 // allocates only the copy of the best point in its Result).
 func TestAllocs(t *testing.T) {
 	// The new features: rank-μ (MMA), bounds, restarts (no restart within
-	// these generations), workers (Optimize).
+	// these generations), workers (Optimize), scales, bounds on the
+	// deviations, a fixed coordinate.
 	features := func(cfg *mmaes.Config) {
 		cfg.RankMu = cfg.Update == mmaes.MMA
 		cfg.Lower, cfg.Upper = make([]float64, cfg.Dim), make([]float64, cfg.Dim)
+		cfg.Scales = make([]float64, cfg.Dim)
 		for i := range cfg.Lower {
-			cfg.Lower[i], cfg.Upper[i] = -20, 20
+			cfg.Lower[i], cfg.Upper[i], cfg.Scales[i] = -20, 20, 1+float64(i%3)
 		}
 		cfg.Restart, cfg.Workers = mmaes.BIPOP, 2
+		cfg.MinStd, cfg.MaxStd, cfg.Fixed = 1e-12, 1e6, map[int]float64{0: 0.5}
 	}
 	for _, u := range updates {
 		for _, n := range []int{2, 64, 1024} {

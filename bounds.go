@@ -68,9 +68,13 @@ func checkBounds(cfg *Config, _ *Params) error {
 }
 
 // checkMeanInBounds reports an error naming Mean (or Mean[i]) when the
-// initial mean (nil: the origin) lies outside the box.
+// initial mean (nil: the origin) lies outside the box in a coordinate that
+// is not fixed.
 func checkMeanInBounds(cfg *Config, _ *Params) error {
 	for i := range cfg.Dim {
+		if _, fixed := cfg.Fixed[i]; fixed {
+			continue // its Mean is not used
+		}
 		x := 0.0
 		if cfg.Mean != nil {
 			x = cfg.Mean[i]

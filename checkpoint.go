@@ -7,7 +7,7 @@ import (
 	"math"
 )
 
-// Checkpoint format, version 5. Every part of the optimizer encodes its own
+// Checkpoint format, version 6. Every part of the optimizer encodes its own
 // fields, in this order; integers are little-endian uint64 (booleans 0 or
 // 1), floats their IEEE-754 bits as uint64, vectors their elements:
 //
@@ -16,8 +16,9 @@ import (
 //	         TargetF, MaxEvals, MaxGenerations, TolFun, TolFunHist, TolX,
 //	         MaxCondition, NoEffect, Stagnation, FlatFitness, Hopeless,
 //	         Endless, RankMu, CMu, Active, Restart, MaxRestarts, Workers,
-//	         MaxMemory, the initial mean (n), Lower and Upper (each a
-//	         presence flag, then n)
+//	         MaxMemory, the initial mean (n), Lower, Upper and Scales
+//	         (each a presence flag, then n), MinStd, MaxStd, the number
+//	         of Fixed coordinates and each index and value, by index
 //	Params of the current run: λ, μ, weights (μ), μ_eff, c, c1, c_σ, d_σ,
 //	         E‖N‖, TolFunHist, c_μ, the negative weights (λ − μ with
 //	         Active, else none), the stagnation period T
@@ -41,14 +42,16 @@ import (
 //	CRC-32 (IEEE, uint32) of everything before it
 //
 // The Params are stored, not recomputed, because math.Log may round
-// differently on another machine. Version 4 is version 5 without NoEffect,
+// differently on another machine. With Fixed, the parts after the Config
+// are those of the free coordinates (n − len(Fixed) of them). Version 5 is
+// version 6 without Scales, MinStd, MaxStd and Fixed. Version 4 is version 5 without NoEffect,
 // Stagnation, FlatFitness, Hopeless and Active in the Config, the negative
 // weights and T in the Params and the watch; versions 2 and 3, the layout
 // before the parts encoded themselves, are still read (checkpoint_v3.go).
 
 const (
 	ckMagic    = "MMAESCKP"
-	ckVersion  = 5
+	ckVersion  = 6
 	ckVersion4 = 4
 )
 
@@ -95,7 +98,11 @@ func (o *Optimizer) checkpointSize() int {
 func (o *Optimizer) encode(e *encoder) {
 	e.raw(ckMagic)
 	e.u32(ckVersion)
-	o.cfg.encode(e)
+	if o.fix != nil {
+		o.fix.cfg.encode(e)
+	} else {
+		o.cfg.encode(e)
+	}
 	o.par.encode(e)
 	e.int(o.gen)
 	e.int(o.evals)
@@ -143,7 +150,7 @@ func decode(data []byte) (*Optimizer, error) {
 		return nil, ckErr("not an mmaes checkpoint (bad magic)")
 	}
 	version := binary.LittleEndian.Uint32(data[8:])
-	if version != ckVersion && version != ckVersion4 && version != ckVersion3 && version != ckVersion2 {
+	if version < ckVersion2 || version > ckVersion {
 		return nil, ckErr("version %d, want %d to %d", version, ckVersion2, ckVersion)
 	}
 	body := data[:len(data)-4]
@@ -156,7 +163,7 @@ func decode(data []byte) (*Optimizer, error) {
 	return decodeBody(body[pre:], version, len(data))
 }
 
-// decodeBody decodes the body of a checkpoint of version 4 or 5, of size
+// decodeBody decodes the body of a checkpoint of version 4 to 6, of size
 // bytes in all.
 func decodeBody(body []byte, version uint32, size int) (*Optimizer, error) {
 	d := &decoder{b: body, version: version}
@@ -167,8 +174,12 @@ func decodeBody(body []byte, version uint32, size int) (*Optimizer, error) {
 	}
 	// Every run's population (λ ≥ Config.Lambda) is stored: a λ the
 	// input cannot hold is refused before resolving allocates its weights.
-	if !d.holds(2 * float64(cfg.Lambda) * float64(cfg.Dim)) {
+	if !d.holds(2 * float64(cfg.Lambda) * float64(cfg.Dim-len(cfg.Fixed))) {
 		return nil, ckErr("truncated: %d bytes for λ = %d, n = %d", size, cfg.Lambda, cfg.Dim)
+	}
+	cfg, fix, err := splitFixed(cfg)
+	if err != nil {
+		return nil, ckErr("%v", err)
 	}
 	par0, err := resolve(&cfg)
 	if err != nil {
@@ -204,7 +215,7 @@ func decodeBody(body []byte, version uint32, size int) (*Optimizer, error) {
 		return nil, ckErr("the run needs %s, more than the memory budget of %s", bytesString(runMemory(&cfg, lam, par.Mu)), bytesString(float64(b)))
 	}
 
-	o := newOptimizer(cfg, par, par0.Lambda, max(par0.TolFunHist, par.TolFunHist))
+	o := newOptimizer(cfg, fix, par, par0.Lambda, max(par0.TolFunHist, par.TolFunHist))
 	o.gen, o.evals = d.count(), d.count()
 	reason, asked := d.int(), d.bool()
 	if d.err != nil {
@@ -308,6 +319,16 @@ func (c *Config) encode(e *encoder) {
 	e.floats(c.Mean)
 	e.optFloats(c.Lower)
 	e.optFloats(c.Upper)
+	e.optFloats(c.Scales)
+	e.f64(c.MinStd)
+	e.f64(c.MaxStd)
+	e.int(len(c.Fixed))
+	for i := 0; i < c.Dim && len(c.Fixed) > 0; i++ { // by index, allocating nothing
+		if v, ok := c.Fixed[i]; ok {
+			e.int(i)
+			e.f64(v)
+		}
+	}
 }
 
 func (c *Config) decode(d *decoder) {
@@ -342,6 +363,30 @@ func (c *Config) decode(d *decoder) {
 	c.Mean = d.newFloats(c.Dim)
 	c.Lower = d.optFloats(c.Dim)
 	c.Upper = d.optFloats(c.Dim)
+	if d.version >= 6 {
+		c.Scales = d.optFloats(c.Dim)
+		c.MinStd, c.MaxStd = d.f64(), d.f64()
+		k := d.int()
+		if d.err != nil {
+			return
+		}
+		if k < 0 || k > c.Dim || !d.holds(2*float64(k)) {
+			d.fail("%d fixed coordinates for n = %d", k, c.Dim)
+			return
+		}
+		if k > 0 {
+			c.Fixed = make(map[int]float64, k)
+		}
+		last := -1
+		for range k {
+			i, v := d.int(), d.f64()
+			if d.err == nil && i <= last {
+				d.fail("fixed coordinates out of order")
+				return
+			}
+			c.Fixed[i], last = v, i
+		}
+	}
 }
 
 // encode writes the Params of a run.

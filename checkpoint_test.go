@@ -233,11 +233,14 @@ func TestUnmarshalBad(t *testing.T) {
 			{"best.ok", 3},
 			{"hist.pos", 1 << 40},
 			{"scale", 0},
+			{"cfg.hasScales", 2},
+			{"cfg.MinStd", math.Float64bits(math.NaN())},
+			{"cfg.MaxStd", math.Float64bits(-1)},
 		} {
 			check("rewritten "+c.field, rewrite(good, off[c.field], c.v))
 		}
 		// Wrong versions: 1 (before restarts and bounds) and the next.
-		for _, v := range []uint32{1, 6} {
+		for _, v := range []uint32{1, 7} {
 			b := bytes.Clone(good)
 			binary.LittleEndian.PutUint32(b[8:], v)
 			binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.ChecksumIEEE(b[:len(b)-4]))
@@ -301,13 +304,16 @@ func FuzzUnmarshal(f *testing.F) {
 
 // featureConfig is a small run with every option beyond the paper: active
 // rank-μ, restarts r after 3 generations per run, bounds, the stops of
-// RecommendedConfig.
+// RecommendedConfig, scales, bounds on the deviations and a fixed
+// coordinate.
 func featureConfig(r mmaes.Restart) mmaes.Config {
-	cfg := startConfig(3, mmaes.MMA, 7)
+	cfg := startConfig(4, mmaes.MMA, 7)
 	cfg.RankMu, cfg.Restart, cfg.MaxGenerations, cfg.MaxRestarts = true, r, 3, 4
 	cfg.Active, cfg.NoEffect, cfg.Stagnation, cfg.FlatFitness, cfg.Hopeless = true, true, true, 2, 10
-	cfg.Lower, cfg.Upper = []float64{-10, -10, 0}, []float64{10, 10, 10}
-	cfg.Mean = []float64{1, 2, 3}
+	cfg.Lower, cfg.Upper = []float64{-10, -10, 0, -1}, []float64{10, 10, 10, 1}
+	cfg.Mean = []float64{1, 2, 3, 0}
+	cfg.Scales, cfg.MinStd, cfg.MaxStd = []float64{1, 0.5, 2, 1}, 1e-9, 100
+	cfg.Fixed = map[int]float64{3: 0.5}
 	return cfg
 }
 
@@ -360,6 +366,19 @@ func TestUnmarshalBadFeatures(t *testing.T) {
 		"flat longer than run":   {off["watch.flat"], 1 << 20},
 		"record position past":   {off["watch.recPos"], 5},
 		"records more than kept": {off["watch.recLen"], 2},
+		"Scales[1] = 0":          {off["cfg.Scales"] + 8, 0},
+		"Scales[0] = -1":         {off["cfg.Scales"], math.Float64bits(-1)},
+		"Scales[2] = Inf":        {off["cfg.Scales"] + 16, math.Float64bits(math.Inf(1))},
+		"no Scales":              {off["cfg.hasScales"], 0},
+		"MinStd > MaxStd":        {off["cfg.MinStd"], math.Float64bits(1000)},
+		"MaxStd -Inf":            {off["cfg.MaxStd"], math.Float64bits(math.Inf(-1))},
+		"no Fixed":               {off["cfg.nFixed"], 0},
+		"Fixed count 2":          {off["cfg.nFixed"], 2},
+		"Fixed count huge":       {off["cfg.nFixed"], 1 << 40},
+		"Fixed index 4":          {off["cfg.Fixed"], 4},
+		"Fixed index -1":         {off["cfg.Fixed"], 1<<64 - 1},
+		"Fixed value NaN":        {off["cfg.Fixed"] + 8, math.Float64bits(math.NaN())},
+		"Fixed value outside":    {off["cfg.Fixed"] + 8, math.Float64bits(3)},
 	} {
 		var r mmaes.Optimizer
 		if err := r.UnmarshalBinary(rewrite(good, c.off, c.v)); !errors.Is(err, mmaes.ErrCheckpoint) {
@@ -406,7 +425,7 @@ func TestCheckpointVersion2(t *testing.T) {
 	if r.Sigma() != o.Sigma() || !slices.Equal(r.Mean(), o.Mean()) {
 		t.Fatalf("σ, mean = %v, %v restored; %v, %v saved", r.Sigma(), r.Mean(), o.Sigma(), o.Mean())
 	}
-	if v := binary.LittleEndian.Uint32(state(t, &r)[8:]); v != 5 {
+	if v := binary.LittleEndian.Uint32(state(t, &r)[8:]); v != 6 {
 		t.Fatalf("restored run marshals as version %d", v)
 	}
 	runGens(t, &o, ellipsoid, 5)

@@ -17,6 +17,36 @@ type Config struct {
 	Mean []float64
 	// Sigma is the initial step size σ0 > 0 (DefaultConfig: 1).
 	Sigma float64
+	// Scales, when not nil, are the initial standard deviations of the
+	// coordinates relative to Sigma: every run starts from A = diag(Scales)
+	// instead of I, so that coordinate i is first sampled with standard
+	// deviation Sigma·Scales[i]. Give them when the coordinates have units
+	// of their own (a timeout in ms next to a ratio): the run is then the
+	// run on the rescaled problem u ↦ f(diag(Scales)·u) from A = I, and
+	// costs the evaluations of a well-scaled problem. Length Dim, each
+	// finite and > 0 with a finite inverse. MaxCondition measures the condition of A relative to
+	// diag(Scales). New copies it.
+	Scales []float64
+	// Fixed holds coordinates at values and removes them from the search
+	// (a knob pinned for a while): Fixed[i] = v keeps x_i = v in every
+	// candidate. The optimizer then searches the Dim − len(Fixed) free
+	// coordinates only, with the population size, weights and learning
+	// rates of that dimension, and costs what the smaller problem costs;
+	// Ask, Mean, BestX, StdDevs and Result still hold full-length vectors.
+	// A, AInv, P, V and S are of the free coordinates (in their order).
+	// Indices in [0, Dim), values finite and within the bounds; Mean's
+	// entries at fixed indices are not used. New copies it.
+	Fixed map[int]float64
+	// MinStd and MaxStd bound the standard deviation of every coordinate,
+	// σ·‖A_i‖ (A_i the i-th row of A; see StdDevs), from below and from
+	// above, as pycma's minstd and maxstd do: after each update σ is raised
+	// (or lowered) so that every coordinate's deviation is at least MinStd
+	// (at most MaxStd); MaxStd wins where the two conflict. 0: off. With
+	// MinStd, a run on a noisy objective that never ends keeps searching at
+	// that resolution instead of shrinking σ until it underflows. Either
+	// costs a pass over A's rows a generation (n² reads; the update costs
+	// λ·n² flops).
+	MinStd, MaxStd float64
 	// Seed seeds the optimizer's own xoshiro256++ generators. Every seed,
 	// 0 included, is an ordinary seed: the same Config gives the same run,
 	// bit for bit, on the same kernel path (see the package doc).
@@ -292,6 +322,10 @@ func finite(x float64) bool { return math.Abs(x) <= math.MaxFloat64 }
 // as an Optimizer made from it would use them, without making one (New
 // allocates A and the population). The error is New's for the same Config.
 func (c Config) Params() (Params, error) {
+	c, _, err := splitFixed(c)
+	if err != nil {
+		return Params{}, err
+	}
 	return resolve(&c)
 }
 
@@ -303,6 +337,7 @@ var configChecks = []func(*Config, *Params) error{
 	checkCore,
 	checkPopulation,
 	checkDistribution,
+	checkStdBounds,
 	checkRestart,
 	checkBounds,
 	checkWorkers,

@@ -56,7 +56,8 @@ type distribution interface {
 	// setParams takes the rates of a run (Params) and sizes the buffers
 	// that depend on λ and μ, allocating only when they grow.
 	setParams(par *Params, lambda int)
-	// reset sets the initial state of a run: A = I, paths zero.
+	// reset sets the initial state of a run: A = diag(Config.Scales) (I
+	// without), paths zero.
 	reset()
 	// sample sets y_i = A·z_i for the k rows of z (n each), row-major
 	// into y. It applies an update left pending by commit.
@@ -73,8 +74,12 @@ type distribution interface {
 	// optimizer to divide σ by; else it returns 0.
 	commit(g *generation) (k int)
 	// inspect returns what the stop tests need after the update of
-	// generation gen (the count of all generations so far).
-	inspect(gen int) health
+	// generation gen (the count of all generations so far); exact asks
+	// for the exact row norms this generation.
+	inspect(gen int, exact bool) health
+	// stdDevs sets dst[i] = ‖A_i‖, the standard deviation of coordinate i
+	// relative to σ (len(dst) = n). It applies a pending update.
+	stdDevs(dst []float64)
 	// flush applies a pending update, so that the state is A itself.
 	flush()
 	// encode appends the state to e; decode reads it back into a
@@ -110,6 +115,11 @@ type health struct {
 	maxRow float64
 	// minRow is the smallest row norm when scanned, else NaN.
 	minRow float64
+	// cond is the largest over the smallest row norm of diag(Scales)⁻¹·A
+	// (of A without Scales) when scanned, else NaN: the square root of a
+	// lower bound of the condition number of the covariance relative to
+	// its initial shape.
+	cond float64
 	// scanned says the row norms were computed exactly this generation.
 	scanned bool
 	// broken says the state is not finite or degenerate (a zero row).
@@ -119,13 +129,24 @@ type health struct {
 // newDistribution returns the distribution of a validated cfg (its rates
 // and λ-sized buffers come with setParams).
 func newDistribution(cfg *Config) distribution {
-	return newFullMatrix(cfg.Dim, cfg.Update, cfg.RankMu)
+	return newFullMatrix(cfg.Dim, cfg.Update, cfg.RankMu, cfg.Scales)
 }
 
-// checkDistribution validates the options of the update rule.
+// checkDistribution validates the options of the update rule and the
+// initial scales, which every distribution starts from.
 func checkDistribution(cfg *Config, _ *Params) error {
 	if cfg.Update < 0 || cfg.Update >= numUpdates {
 		return cfgErr("Update", "%d: unknown update rule", int(cfg.Update))
+	}
+	if cfg.Scales != nil {
+		if len(cfg.Scales) != cfg.Dim {
+			return cfgErr("Scales", "length %d, want Dim = %d (or nil)", len(cfg.Scales), cfg.Dim)
+		}
+		for i, s := range cfg.Scales {
+			if !finite(s) || !finite(1/s) || s <= 0 {
+				return cfgErr("Scales["+strconv.Itoa(i)+"]", "%g: must be finite, > 0 and have a finite inverse", s)
+			}
+		}
 	}
 	return checkFullMatrix(cfg)
 }

@@ -66,6 +66,11 @@
 //     distribution, no progress, no fitness signal, no chance to beat an
 //     earlier run), so that a restart strategy spends the budget on the
 //     next.
+//   - Config.Scales gives each coordinate its initial standard deviation
+//     (A starts as diag(Scales)), Config.Fixed holds coordinates at values
+//     and searches the others only, and Config.MinStd and Config.MaxStd
+//     bound every coordinate's standard deviation σ·‖A_i‖, which
+//     Optimizer.StdDevs returns (ExampleConfig_knobs).
 //
 // # Use
 //

@@ -203,3 +203,36 @@ func ExampleRecommendedConfig() {
 	// target reached
 	// restarted: true
 }
+
+// Tune a service's knobs with units of their own: a timeout in
+// milliseconds and a ratio, with a pool size pinned at 16 for now. Scales
+// says how far each knob moves at first (relative to Sigma), Fixed removes
+// the pinned one from the search (λ is that of the 2 free knobs), and
+// MinStd keeps the search alive if the objective is measured with noise.
+func ExampleConfig_knobs() {
+	cfg := mmaes.DefaultConfig(3)
+	cfg.Mean = []float64{250, 0.5, 16} // timeout (ms), ratio, pool size
+	cfg.Scales = []float64{100, 0.2, 1}
+	cfg.Fixed = map[int]float64{2: 16}
+	cfg.MinStd = 1e-9
+	cfg.Seed, cfg.TargetF = 1, 1e-12
+	opt, err := mmaes.New(cfg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	cost := func(x []float64) float64 { // best at 180 ms and 0.8
+		t, r := (x[0]-180)/100, (x[1]-0.8)/0.2
+		return t*t + r*r + (x[2]-16)*(x[2]-16)
+	}
+	res, err := opt.Optimize(context.Background(), cost)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Reason, "with λ =", opt.Lambda())
+	fmt.Printf("timeout %.1f ms, ratio %.3f, pool %.0f\n", res.X[0], res.X[1], res.X[2])
+	// Output:
+	// target reached with λ = 6
+	// timeout 180.0 ms, ratio 0.800, pool 16
+}

@@ -26,6 +26,7 @@ type fullMatrix struct {
 	n      int
 	rule   Update
 	rankMu bool
+	s0     []float64 // the initial diagonal of A (Config.Scales); nil: I
 
 	// The rates of the run: c (paths), √(c(2−c)μ_eff), c1, c_μ.
 	c, cp, c1, cmu float64
@@ -68,8 +69,11 @@ type fullMatrix struct {
 
 // newFullMatrix allocates a full-matrix distribution of dimension n; its
 // rates and λ-sized buffers come with setParams.
-func newFullMatrix(n int, rule Update, rankMu bool) *fullMatrix {
+func newFullMatrix(n int, rule Update, rankMu bool, scales []float64) *fullMatrix {
 	d := &fullMatrix{n: n, rule: rule, rankMu: rankMu}
+	if scales != nil {
+		d.s0 = append([]float64(nil), scales...)
+	}
 	vec := make([]float64, 7*n)
 	next := func() []float64 {
 		v := vec[:n:n]
@@ -157,15 +161,23 @@ func (d *fullMatrix) reset() {
 	d.scale = 1
 	clear(d.a)
 	clear(d.ainv)
+	d.rowA, d.rowAInv = 1, 1
+	if d.s0 != nil {
+		d.rowA, d.rowAInv = 0, 0
+	}
 	for i := 0; i < n; i++ {
-		d.a[i*n+i] = 1
+		s := 1.0
+		if d.s0 != nil {
+			s = d.s0[i]
+			d.rowA, d.rowAInv = max(d.rowA, s), max(d.rowAInv, 1/s)
+		}
+		d.a[i*n+i] = s
 		if d.ainv != nil {
-			d.ainv[i*n+i] = 1
+			d.ainv[i*n+i] = 1 / s
 		}
 	}
 	clear(d.p)
 	clear(d.v)
-	d.rowA, d.rowAInv = 1, 1
 }
 
 // sample computes Ã·z_i for the population with one kernel call, applying

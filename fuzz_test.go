@@ -36,6 +36,9 @@ func FuzzOptimizer(f *testing.F) {
 	f.Add(uint8(4), 1e10, uint64(9), uint8(0), []byte{11, 1, 13}, uint8(0b11111101))
 	f.Add(uint8(3), 0.5, uint64(11), uint8(0), []byte{10}, uint8(0b00001100))
 	f.Add(uint8(20), 3.0, uint64(12), uint8(0), []byte{0, 0, 0, 10}, uint8(0b01011011))
+	f.Add(uint8(5), 1.0, uint64(0b111<<16|4), uint8(0), []byte{10}, uint8(0b00001101))
+	f.Add(uint8(8), 0.3, uint64(0b101<<16|6), uint8(1), []byte{10, 9}, uint8(0b01000000))
+	f.Add(uint8(3), 2.0, uint64(0b010<<16|8), uint8(2), []byte{13}, uint8(0))
 	f.Fuzz(func(t *testing.T, dim uint8, sigma float64, seed uint64, upd uint8, stream []byte, feat uint8) {
 		n := int(dim)%48 + 1
 		cfg := mmaes.DefaultConfig(n)
@@ -65,6 +68,23 @@ func FuzzOptimizer(f *testing.F) {
 				cfg.Lower[i], cfg.Upper[i] = los[rng.IntN(len(los))], his[rng.IntN(len(his))]
 			}
 		}
+		// Seed bits 16–18: scales, bounds on the deviations, a fixed
+		// coordinate (each from values that include the extremes).
+		if seed>>16&1 != 0 {
+			ss := []float64{1, 1e-300, 1e300, 5e-324, 0, -1, 1e-8, 1e8}
+			cfg.Scales = make([]float64, n)
+			for i := range cfg.Scales {
+				cfg.Scales[i] = ss[rng.IntN(len(ss))]
+			}
+		}
+		if seed>>17&1 != 0 {
+			ds := []float64{0, 1e-300, 1e-8, 1, 1e300, -1, math.Inf(1)}
+			cfg.MinStd, cfg.MaxStd = ds[rng.IntN(len(ds))], ds[rng.IntN(len(ds))]
+		}
+		if seed>>18&1 != 0 {
+			vs := []float64{0, 1, -1e300, math.NaN(), 5e-324}
+			cfg.Fixed = map[int]float64{rng.IntN(n+1) - 1 + rng.IntN(2): vs[rng.IntN(len(vs))]}
+		}
 		parallel := feat&64 != 0
 		if parallel {
 			cfg.Workers = 1 + int(feat>>4&3)
@@ -74,6 +94,11 @@ func FuzzOptimizer(f *testing.F) {
 			return // invalid σ, update, bounds...: rejected, not a panic
 		}
 		inside := func(x []float64) {
+			for i, v := range cfg.Fixed {
+				if x[i] != v {
+					panic(fmt.Sprintf("candidate %v: x[%d] fixed at %v", x, i, v))
+				}
+			}
 			for i, v := range x {
 				if cfg.Lower != nil && !(v >= cfg.Lower[i]) || cfg.Upper != nil && !(v <= cfg.Upper[i]) {
 					panic(fmt.Sprintf("candidate %v outside the box [%v, %v]", x, cfg.Lower, cfg.Upper))

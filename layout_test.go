@@ -9,13 +9,16 @@ import (
 	"github.com/mmaes-go/mmaes"
 )
 
-// ckLayout gives the byte offsets of the fields of a version-5 checkpoint
+// ckLayout gives the byte offsets of the fields of a version-6 checkpoint
 // of o, from the format as MarshalBinary's doc comment states it: a second,
 // independent description of the layout for the tests that rewrite fields.
 func ckLayout(t testing.TB, o *mmaes.Optimizer) map[string]int {
 	t.Helper()
 	cfg := o.Config()
-	n, mu := o.Dim(), o.Mu()
+	// The Config's vectors are full length; the state is of the free
+	// coordinates.
+	full, mu := o.Dim(), o.Mu()
+	n := full - len(cfg.Fixed)
 	hist := o.Params().TolFunHist
 	off := map[string]int{}
 	pos := 12
@@ -27,15 +30,23 @@ func ckLayout(t testing.TB, o *mmaes.Optimizer) map[string]int {
 		"Active", "Restart", "MaxRestarts", "Workers", "MaxMemory"} {
 		word("cfg." + f)
 	}
-	vec("cfg.Mean", n)
+	vec("cfg.Mean", full)
 	word("cfg.hasLower")
 	if cfg.Lower != nil {
-		vec("cfg.Lower", n)
+		vec("cfg.Lower", full)
 	}
 	word("cfg.hasUpper")
 	if cfg.Upper != nil {
-		vec("cfg.Upper", n)
+		vec("cfg.Upper", full)
 	}
+	word("cfg.hasScales")
+	if cfg.Scales != nil {
+		vec("cfg.Scales", full)
+	}
+	word("cfg.MinStd")
+	word("cfg.MaxStd")
+	word("cfg.nFixed")
+	vec("cfg.Fixed", 2*len(cfg.Fixed))
 	word("par.Lambda")
 	word("par.Mu")
 	vec("par.Weights", mu)
@@ -116,7 +127,7 @@ func TestCkLayout(t *testing.T) {
 			int(u("restarts")) != o.Restarts() || f("best.f") != o.BestF() || u("asked") != 1 {
 			t.Fatalf("%v: the layout does not match the checkpoint", cfg.Update)
 		}
-		n, lam := o.Dim(), o.Lambda()
+		n, lam := o.Dim()-len(o.Config().Fixed), o.Lambda()
 		if want := off["Y"] + 8*lam*n + 8*36 + 4; len(b) != want {
 			t.Fatalf("%v: %d bytes, layout %d", cfg.Update, len(b), want)
 		}

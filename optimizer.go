@@ -26,6 +26,7 @@ type Optimizer struct {
 	run     runs           // restarts and the current run
 	watch   runWatch       // the stops that watch the run's progress
 	box     *box           // nil without bounds
+	fix     *fixedCoords   // nil without fixed coordinates
 
 	gen, evals int
 	reason     Reason
@@ -62,6 +63,9 @@ func (o *Optimizer) Ask() [][]float64 {
 		}
 		o.asked = true
 	}
+	if o.fix != nil {
+		return o.fix.xs[:o.pop.lambda]
+	}
 	return o.pop.views()
 }
 
@@ -87,6 +91,9 @@ func (o *Optimizer) placeCandidates() bool {
 	}
 	if o.box != nil {
 		o.box.repairAll(p.x, p.n, p.lambda)
+	}
+	if o.fix != nil {
+		o.fix.place(p.x, p.lambda)
 	}
 	return true
 }
@@ -148,7 +155,12 @@ func (o *Optimizer) Tell(fitness []float64) error {
 
 	fired := o.globalStops()
 	if o.update() {
-		fired |= o.runStops(genRange)
+		c := &o.cfg
+		h := o.dist.inspect(o.gen, c.MinStd > 0 || c.MaxStd > 0)
+		if !h.broken {
+			o.step.bound(c.MinStd, c.MaxStd, h.minRow, h.maxRow)
+		}
+		fired |= o.runStops(h, genRange)
 	} else {
 		fired.add(NumericalBreakdown)
 	}
@@ -212,7 +224,7 @@ func (o *Optimizer) stop(r Reason) {
 //
 // With Config.Workers ≥ 2, f is called from that many goroutines at once
 // and must be safe for concurrent use; the result is the same, bit for bit.
-// Apart from the copy of the best point in the Result, the worker
+// Apart from the copies of the best point and the mean in the Result, the worker
 // goroutines (started once per call) and restarts (see Restart), Optimize
 // allocates nothing.
 func (o *Optimizer) Optimize(ctx context.Context, f func(x []float64) float64) (Result, error) {
@@ -294,8 +306,13 @@ func (o *Optimizer) Err() error {
 // Read-only accessors. The slices are views of the optimizer's state: valid
 // until the next Tell (or UnmarshalBinary), and not to be modified.
 
-// Dim returns the dimension n.
-func (o *Optimizer) Dim() int { return o.cfg.Dim }
+// Dim returns the dimension n (Config.Dim, fixed coordinates included).
+func (o *Optimizer) Dim() int {
+	if o.fix != nil {
+		return o.fix.cfg.Dim
+	}
+	return o.cfg.Dim
+}
 
 // Lambda returns the population size λ (of the current run: restarts change
 // it).
@@ -316,8 +333,46 @@ func (o *Optimizer) Evals() int { return o.evals }
 // Sigma returns the step size σ.
 func (o *Optimizer) Sigma() float64 { return o.step.sigma }
 
-// Mean returns the mean m (a view, valid until the next Tell).
-func (o *Optimizer) Mean() []float64 { return o.m }
+// Mean returns the mean m (a view, valid until the next Tell; with fixed
+// coordinates, until the next call of Mean).
+func (o *Optimizer) Mean() []float64 {
+	if o.fix != nil && o.m != nil {
+		return o.fix.expand(o.fix.mean, o.m)
+	}
+	return o.m
+}
+
+// StdDevs sets dst[i] to the standard deviation of coordinate i of the
+// search distribution, σ·‖A_i‖ (A_i the i-th row of A: the square root of
+// the diagonal of σ²·A·Aᵀ), and returns dst, which is reused when its
+// capacity holds Dim values (else a new slice is made). This is the step
+// size of each coordinate: σ alone is not, since σ and A trade scale
+// (only σ·A matters). It reads A (n² values) and allocates nothing when
+// dst has room. A fixed coordinate's deviation is 0. Nil for an
+// uninitialized Optimizer.
+func (o *Optimizer) StdDevs(dst []float64) []float64 {
+	if o.dist == nil {
+		return nil
+	}
+	n := o.Dim()
+	if cap(dst) < n {
+		dst = make([]float64, n)
+	}
+	dst = dst[:n]
+	std := dst
+	if o.fix != nil {
+		std = o.fix.std
+	}
+	o.dist.stdDevs(std)
+	kernel.Scale(o.step.sigma, std)
+	if o.fix != nil {
+		clear(dst)
+		for k, i := range o.fix.free {
+			dst[i] = std[k]
+		}
+	}
+	return dst
+}
 
 // A returns the mutation matrix A, n×n row-major: A[i][j] is A()[i*n+j]
 // (the candidates are x_i = m + σ·A·z_i). It is a copy that the optimizer
@@ -373,8 +428,13 @@ func (o *Optimizer) Params() Params {
 }
 
 // Config returns the configuration the optimizer runs with (Mean is nil: see
-// Mean for the current mean; Lower and Upper are copies).
+// Mean for the current mean; Lower, Upper, Scales and Fixed are copies).
 func (o *Optimizer) Config() Config {
+	if o.fix != nil {
+		c := o.fix.config()
+		c.Mean, c.Observer = nil, o.cfg.Observer
+		return c
+	}
 	c := o.cfg
 	c.Mean = nil
 	if c.Lower != nil {
@@ -382,6 +442,9 @@ func (o *Optimizer) Config() Config {
 	}
 	if c.Upper != nil {
 		c.Upper = append([]float64(nil), c.Upper...)
+	}
+	if c.Scales != nil {
+		c.Scales = append([]float64(nil), c.Scales...)
 	}
 	return c
 }

@@ -238,6 +238,19 @@ func TestNewErrors(t *testing.T) {
 		}},
 		{"Workers", func(c *mmaes.Config) { c.Workers = -1 }},
 		{"Workers", func(c *mmaes.Config) { c.Workers = 1 << 30 }},
+		{"Scales", func(c *mmaes.Config) { c.Scales = []float64{1, 1, 1} }},
+		{"Scales", func(c *mmaes.Config) { c.Scales = []float64{} }},
+		{"Scales[0]", func(c *mmaes.Config) { c.Scales = []float64{0, 1, 1, 1} }},
+		{"Scales[1]", func(c *mmaes.Config) { c.Scales = []float64{1, -2, 1, 1} }},
+		{"Scales[2]", func(c *mmaes.Config) { c.Scales = []float64{1, 1, nan, 1} }},
+		{"Scales[3]", func(c *mmaes.Config) { c.Scales = []float64{1, 1, 1, inf} }},
+		{"Scales[3]", func(c *mmaes.Config) { c.Scales = []float64{1, 1, 1, 5e-324} }},
+		{"MinStd", func(c *mmaes.Config) { c.MinStd = -1 }},
+		{"MinStd", func(c *mmaes.Config) { c.MinStd = nan }},
+		{"MinStd", func(c *mmaes.Config) { c.MinStd = inf }},
+		{"MaxStd", func(c *mmaes.Config) { c.MaxStd = -1e-3 }},
+		{"MaxStd", func(c *mmaes.Config) { c.MaxStd = nan }},
+		{"MinStd", func(c *mmaes.Config) { c.MinStd, c.MaxStd = 2, 1 }},
 	}
 	for _, tc := range cases {
 		cfg := mmaes.DefaultConfig(4)
@@ -270,6 +283,9 @@ func TestNewErrors(t *testing.T) {
 		func(c *mmaes.Config) { c.Lower = []float64{-inf, -inf, -inf, -inf} },
 		func(c *mmaes.Config) { c.Workers = 1 },
 		func(c *mmaes.Config) { c.Workers = 64 },
+		func(c *mmaes.Config) { c.Scales = []float64{1e-300, 1e300, 1, 1e-308} },
+		func(c *mmaes.Config) { c.MinStd, c.MaxStd = 1, 1 },
+		func(c *mmaes.Config) { c.MinStd = 1e-300 },
 	} {
 		cfg := mmaes.DefaultConfig(4)
 		edit(&cfg)

@@ -9,6 +9,12 @@ type Result struct {
 	// none).
 	X []float64
 	F float64
+	// Mean is a copy of the mean of the search distribution (of the last
+	// run, with restarts): the point to use on a noisy objective, where
+	// the best value seen is a lucky draw of the noise more than a good
+	// point, and the mean averages the selected candidates of every
+	// generation.
+	Mean []float64
 	// Evals and Generations count the fitness values and the generations
 	// told so far.
 	Evals       int
@@ -22,15 +28,16 @@ type Result struct {
 	Restarts int
 }
 
-// Result returns the best point seen (a copy), its fitness, the counters
-// and the stop reason.
+// Result returns the best point seen (a copy), its fitness, the mean (a
+// copy), the counters and the stop reason.
 func (o *Optimizer) Result() Result {
 	if o.dist == nil {
 		return Result{F: math.NaN()}
 	}
 	return Result{
-		X:           append([]float64(nil), o.best.x...),
+		X:           append([]float64(nil), o.BestX()...),
 		F:           o.best.f,
+		Mean:        append([]float64(nil), o.Mean()...),
 		Evals:       o.evals,
 		Generations: o.gen,
 		Reason:      o.reason,
@@ -38,9 +45,15 @@ func (o *Optimizer) Result() Result {
 	}
 }
 
-// BestX returns the best point seen (a view, valid until the next Tell);
-// BestF returns its fitness (NaN if none yet).
-func (o *Optimizer) BestX() []float64 { return o.best.x }
+// BestX returns the best point seen (a view, valid until the next Tell;
+// with fixed coordinates, until the next call of BestX); BestF returns its
+// fitness (NaN if none yet).
+func (o *Optimizer) BestX() []float64 {
+	if o.fix != nil && o.best.x != nil {
+		return o.fix.expand(o.fix.best, o.best.x)
+	}
+	return o.best.x
+}
 
 // BestF returns the best fitness value seen, NaN before the first.
 func (o *Optimizer) BestF() float64 {

@@ -25,16 +25,21 @@ func scanEvery(n int) int { return max(4, (n+15)/16) }
 // entry of A (or A_inv) is finite; above it, A is scanned.
 const boundLimit = 1e300
 
-// inspect scans A on the schedule (or when its bound is too large) and
-// A_inv when its bound is too large, and reports the bounds.
-func (d *fullMatrix) inspect(gen int) health {
-	h := health{minRow: math.NaN()}
-	h.scanned = gen%scanEvery(d.n) == 0 || !(d.rowA < boundLimit)
+// inspect scans A on the schedule, when exact asks for it or when its
+// bound is too large, and A_inv when its bound is too large, and reports
+// the bounds.
+func (d *fullMatrix) inspect(gen int, exact bool) health {
+	h := health{minRow: math.NaN(), cond: math.NaN()}
+	h.scanned = exact || gen%scanEvery(d.n) == 0 || !(d.rowA < boundLimit)
 	if h.scanned {
 		h.minRow = d.scanA()
 		if !(d.rowA < math.Inf(1)) || !(h.minRow > 0) {
 			h.broken = true
 			return h
+		}
+		h.cond = d.rowA / h.minRow
+		if d.s0 != nil {
+			h.cond = relativeCond(d.norms, d.s0)
 		}
 	}
 	if d.ainv != nil && !(d.rowAInv < boundLimit) {
@@ -48,21 +53,41 @@ func (d *fullMatrix) inspect(gen int) health {
 	return h
 }
 
-// scanA computes the row norms of A exactly: it sets rowA to the largest
-// and returns the smallest. A non-finite entry makes the largest non-finite.
-// A pending update is applied in the same pass (kernel.ScaleAddOuterNorms:
-// the bits of flush and then rowNorms, reading A once instead of twice).
+// scanA computes the row norms of Ã exactly into norms: it sets rowA to
+// the largest norm of A's rows and returns the smallest. A non-finite entry
+// makes the largest non-finite. A pending update is applied in the same
+// pass (kernel.ScaleAddOuterNorms: the bits of flush and then the norms,
+// reading A once instead of twice).
 func (d *fullMatrix) scanA() (minRow float64) {
 	if !d.pend {
-		d.rowA, minRow = rowNorms(d.a, d.n)
+		rowNormsTo(d.norms, d.a, d.n)
 	} else {
 		kernel.ScaleAddOuterNorms(d.a, d.n, d.pendAlpha, d.pendBeta, d.p, d.pendQ, d.norms)
 		d.pend = false
-		d.rowA, minRow = extremes(d.norms)
 	}
+	d.rowA, minRow = extremes(d.norms)
 	// The norms of Ã's rows, times s.
 	d.rowA *= d.scale
 	return minRow * d.scale
+}
+
+// stdDevs sets dst to the row norms of A.
+func (d *fullMatrix) stdDevs(dst []float64) {
+	d.flush()
+	rowNormsTo(dst, d.a, d.n)
+	if d.scale != 1 {
+		kernel.Scale(d.scale, dst)
+	}
+}
+
+// relativeCond returns max_i r_i/s_i over min_i r_i/s_i.
+func relativeCond(r, s []float64) float64 {
+	hi, lo := 0.0, math.Inf(1)
+	for i, x := range r {
+		q := x / s[i]
+		hi, lo = max(hi, q), min(lo, q)
+	}
+	return hi / lo
 }
 
 // scanAInv computes the largest row norm of A_inv exactly (Cholesky).
@@ -81,6 +106,13 @@ func extremes(r []float64) (maxRow, minRow float64) {
 		maxRow, minRow = max(maxRow, x), min(minRow, x)
 	}
 	return maxRow, minRow
+}
+
+// rowNormsTo sets r[i] to the norm of row i of the n×n row-major m.
+func rowNormsTo(r, m []float64, n int) {
+	for i := range r[:n] {
+		r[i] = kernel.Norm(m[i*n : i*n+n])
+	}
 }
 
 // rowNorms returns the largest and the smallest row norm of the n×n

@@ -3,15 +3,20 @@ package mmaes
 import "math"
 
 // New validates cfg and returns an Optimizer at generation 0: mean cfg.Mean,
-// step size cfg.Sigma, A = I (and A_inv = I), all paths zero. Every buffer
+// step size cfg.Sigma, A = I (and A_inv = I; diag(cfg.Scales) and its
+// inverse with Scales), all paths zero. Every buffer
 // the run needs is allocated here. An invalid cfg gives an error that wraps
 // ErrInvalidConfig and is a *ConfigError naming the field.
 func New(cfg Config) (*Optimizer, error) {
+	cfg, fix, err := splitFixed(cfg)
+	if err != nil {
+		return nil, err
+	}
 	par, err := resolve(&cfg)
 	if err != nil {
 		return nil, err
 	}
-	o := newOptimizer(cfg, par, par.Lambda, par.TolFunHist)
+	o := newOptimizer(cfg, fix, par, par.Lambda, par.TolFunHist)
 	o.src = newXoshiro(cfg.Seed)
 	o.startRun(cfg.Sigma, 0)
 	copy(o.best.x, o.m)
@@ -19,12 +24,13 @@ func New(cfg Config) (*Optimizer, error) {
 	return o, nil
 }
 
-// newOptimizer allocates an Optimizer for a validated config, the current
-// run's parameters par, the first run's λ0 and a TolFun history of capacity
-// histCap, and sizes its buffers for par; the state is zero and the
-// generator unset. It keeps copies of the initial mean (the origin for a
-// nil Mean) and of the bounds.
-func newOptimizer(cfg Config, par Params, lambda0, histCap int) *Optimizer {
+// newOptimizer allocates an Optimizer for a validated config of the free
+// coordinates and their embedding fix (nil without fixed coordinates), the
+// current run's parameters par, the first run's λ0 and a TolFun history of
+// capacity histCap, and sizes its buffers for par; the state is zero and
+// the generator unset. It keeps copies of the initial mean (the origin for
+// a nil Mean) and of the bounds.
+func newOptimizer(cfg Config, fix *fixedCoords, par Params, lambda0, histCap int) *Optimizer {
 	n := cfg.Dim
 	mean := make([]float64, n)
 	if cfg.Mean != nil {
@@ -37,7 +43,10 @@ func newOptimizer(cfg Config, par Params, lambda0, histCap int) *Optimizer {
 	if cfg.Upper != nil {
 		cfg.Upper = append([]float64(nil), cfg.Upper...)
 	}
-	o := &Optimizer{cfg: cfg, par: par}
+	if cfg.Scales != nil {
+		cfg.Scales = append([]float64(nil), cfg.Scales...)
+	}
+	o := &Optimizer{cfg: cfg, par: par, fix: fix}
 	o.run = runs{policy: newRestartPolicy(&o.cfg), lambda0: lambda0, budget: memoryBudget(&o.cfg)}
 	o.box = newBox(n, cfg.Lower, cfg.Upper)
 	v := make([]float64, 2*n)
@@ -58,6 +67,9 @@ func newOptimizer(cfg Config, par Params, lambda0, histCap int) *Optimizer {
 func (o *Optimizer) applyParams() {
 	par := &o.par
 	o.pop.resize(par.Lambda, par.Weights, par.NegWeights)
+	if o.fix != nil {
+		o.fix.resize(par.Lambda)
+	}
 	o.dist.setParams(par, par.Lambda)
 	o.step.setParams(par)
 	o.hist.resize(par.TolFunHist)

@@ -77,6 +77,37 @@ func (st *stepSize) commit() {
 	st.sigma = st.sigmaNew
 }
 
+// bound raises σ so that σ·minRow ≥ minStd, then lowers it so that
+// σ·maxRow ≤ maxStd (Config.MinStd, MaxStd; 0: off), minRow and maxRow the
+// exact extreme row norms of A. A bound σ cannot meet with a finite value
+// leaves it.
+func (st *stepSize) bound(minStd, maxStd, minRow, maxRow float64) {
+	if minStd > 0 && st.sigma*minRow < minStd {
+		if s := minStd / minRow; finite(s) {
+			st.sigma = s
+		}
+	}
+	if maxStd > 0 && st.sigma*maxRow > maxStd {
+		if s := maxStd / maxRow; s > 0 {
+			st.sigma = s
+		}
+	}
+}
+
+// checkStdBounds validates MinStd and MaxStd.
+func checkStdBounds(cfg *Config, _ *Params) error {
+	if !finite(cfg.MinStd) || cfg.MinStd < 0 {
+		return cfgErr("MinStd", "%g: must be finite and ≥ 0 (0: off)", cfg.MinStd)
+	}
+	if !finite(cfg.MaxStd) || cfg.MaxStd < 0 {
+		return cfgErr("MaxStd", "%g: must be finite and ≥ 0 (0: off)", cfg.MaxStd)
+	}
+	if cfg.MaxStd > 0 && cfg.MinStd > cfg.MaxStd {
+		return cfgErr("MinStd", "%g: above MaxStd = %g", cfg.MinStd, cfg.MaxStd)
+	}
+	return nil
+}
+
 func (st *stepSize) encode(e *encoder) {
 	e.f64(st.sigma)
 	e.floats(st.s)

@@ -212,11 +212,10 @@ func (o *Optimizer) targetReached() bool {
 }
 
 // runStops returns the criteria of the current run that fire after a
-// generation whose update was applied; genRange is the spread of the
-// generation's non-NaN values.
-func (o *Optimizer) runStops(genRange float64) (s stopSet) {
+// generation whose update was applied, given the distribution's health h;
+// genRange is the spread of the generation's non-NaN values.
+func (o *Optimizer) runStops(h health, genRange float64) (s stopSet) {
 	c := &o.cfg
-	h := o.dist.inspect(o.gen)
 	if h.broken {
 		s.add(NumericalBreakdown)
 		return s
@@ -232,8 +231,7 @@ func (o *Optimizer) runStops(genRange float64) (s stopSet) {
 		s.add(TolXReached)
 	}
 	if h.scanned && c.MaxCondition > 0 {
-		q := h.maxRow / h.minRow
-		if q*q > c.MaxCondition {
+		if q := h.cond; q*q > c.MaxCondition {
 			s.add(ConditionReached)
 		}
 	}

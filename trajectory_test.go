@@ -387,7 +387,7 @@ func continueHash(t *testing.T, b []byte, f func([]float64) float64) uint64 {
 	return h.Sum64()
 }
 
-// TestCheckpointV3 restores the pinned checkpoints of versions 3 and 4 (the
+// TestCheckpointV3 restores the pinned checkpoints of versions 3, 4 and 5 (the
 // same states, written by the code of each version) and compares their
 // continuations with the recorded hashes.
 func TestCheckpointV3(t *testing.T) {
@@ -410,7 +410,7 @@ func TestCheckpointV3(t *testing.T) {
 	}
 	var b strings.Builder
 	for _, c := range v3Cases() {
-		for _, version := range []uint32{3, 4} {
+		for _, version := range []uint32{3, 4, 5} {
 			data, err := os.ReadFile(filepath.Join("testdata", fmt.Sprintf("checkpoint-v%d", version), c.name+".ckp"))
 			if err != nil {
 				t.Fatal(err)

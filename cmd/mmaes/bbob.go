@@ -38,10 +38,11 @@ func bbobCmd(args []string, stdout, stderr io.Writer) error {
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "problems run at once")
 	pycma := fs.String("pycma", "", "`file` of pycma runs to compare with (tools/coco/pycma_bbob.py's output), or none; default: the embedded table of instances 1-5, under the standard settings")
 	quiet := fs.Bool("q", false, "no progress")
+	seed := fs.Uint64("seed", 0, "mixed into every run's seed (which follows from the problem): another seed, other runs of the same problems")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	o := bbobOpts{budget: *budget, sigma0: *sigma0, target: *target, out: *out}
+	o := bbobOpts{budget: *budget, sigma0: *sigma0, target: *target, out: *out, seed: *seed}
 	var err error
 	if o.funcs, err = parseRanges("f", *funcs, 1, 24); err != nil {
 		return err
@@ -89,6 +90,7 @@ type bbobOpts struct {
 	budget, sigma0, target float64
 	out                    string
 	ref                    reference // nil: none
+	seed                   uint64    // mixed into every run's seed
 }
 
 // bbobConfig returns the named configuration for dimension n.
@@ -208,7 +210,7 @@ func runBBOB(o *bbobOpts, config string, f, n, instance int) bbobRun {
 	cfg, _ := bbobConfig(config, n)
 	cfg.Mean = make([]float64, n)
 	cfg.Sigma = o.sigma0
-	cfg.Seed = uint64(f)<<40 | uint64(n)<<24 | uint64(instance)
+	cfg.Seed = (uint64(f)<<40 | uint64(n)<<24 | uint64(instance)) ^ o.seed*0x9e3779b97f4a7c15
 	cfg.MaxEvals = int(o.budget * float64(n))
 	cfg.TargetF = p.FOpt + o.target
 	r := bbobRun{config: config, f: f, n: n, instance: instance, best: math.Inf(1),

@@ -151,17 +151,23 @@ func TestRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) < 10 || strings.Join(rows[0], ",") != "generation,evaluations,best_f,sigma" {
+	if len(rows) < 10 || strings.Join(rows[0], ",") != "generation,evaluations,best_f,std_min,std_max,sigma,lambda,restarts" {
 		t.Fatalf("trace: %d rows, header %q", len(rows), rows[0])
 	}
 	prev := 0.0
 	for i, r := range rows[1:] {
-		best, err := strconv.ParseFloat(r[2], 64)
-		if err != nil {
-			t.Fatal(err)
+		var v [6]float64
+		for k := range v {
+			if v[k], err = strconv.ParseFloat(r[2+k], 64); err != nil {
+				t.Fatal(err)
+			}
 		}
+		best, lo, hi, lambda := v[0], v[1], v[2], v[4]
 		if i > 0 && best > prev {
 			t.Fatalf("best f rises at row %d: %g after %g", i+1, best, prev)
+		}
+		if !(lo > 0 && lo <= hi) || lambda != 8 || v[5] != 0 {
+			t.Fatalf("row %d: std %g–%g, λ %g, restarts %g", i+1, lo, hi, lambda, v[5])
 		}
 		prev = best
 	}
@@ -169,6 +175,42 @@ func TestRun(t *testing.T) {
 		t.Errorf("last best f %g above the target", prev)
 	}
 	checkPNG(t, plotPath)
+}
+
+// TestRunObjectiveFlags: -scales, -fixed, -minstd and -maxstd reach the
+// Config (λ follows the free dimension; the deviations stay within the
+// bounds in the trace), and bad values are usage errors.
+func TestRunObjectiveFlags(t *testing.T) {
+	tracePath := filepath.Join(t.TempDir(), "t.csv")
+	code, stdout, stderr := exec("run", "-f", "ell", "-n", "6", "-q", "-fixed", "1=0.5,4=-1", "-scales", "1,2,3,4,5,6",
+		"-minstd", "1e-6", "-maxstd", "50", "-max-evals", "3000", "-trace", tracePath)
+	if code != 0 || !strings.Contains(stdout, "λ = 8") {
+		t.Fatalf("exit %d (want λ = 8, the default for 4 free coordinates)\n%s\n%s", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(tracePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(strings.NewReader(string(b))).ReadAll()
+	if err != nil || len(rows) < 10 {
+		t.Fatalf("trace: %v, %d rows", err, len(rows))
+	}
+	for _, r := range rows[1:] {
+		lo, _ := strconv.ParseFloat(r[3], 64)
+		hi, _ := strconv.ParseFloat(r[4], 64)
+		if lo < 1e-6*(1-1e-12) || hi > 50*(1+1e-12) {
+			t.Fatalf("generation %s: deviations %g–%g outside [1e-6, 50]", r[0], lo, hi)
+		}
+	}
+	for _, args := range [][]string{
+		{"-fixed", "1"}, {"-fixed", "a=1"}, {"-fixed", "9=1"}, {"-scales", "1,2"}, {"-scales", "x"},
+		{"-scales", "-1"}, {"-minstd", "-1"}, {"-minstd", "2", "-maxstd", "1"},
+	} {
+		code, _, stderr := exec(append([]string{"run", "-f", "sp", "-n", "4", "-q"}, args...)...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2 (usage)\n%s", args, code, stderr)
+		}
+	}
 }
 
 // TestCompare runs a tiny comparison and checks that the table has a row per
@@ -267,8 +309,8 @@ func TestProgressNotTerminal(t *testing.T) {
 	}
 	defer f.Close()
 	p := newProgress(f, true)
-	p.update(1, 10, 3, 1)
-	p.update(2, 20, 2, 1) // within the interval: not shown
+	p.update(1, 10, 3, 0.5, 1)
+	p.update(2, 20, 2, 0.5, 1) // within the interval: not shown
 	p.done()
 	b, _ := os.ReadFile(f.Name())
 	if strings.Contains(string(b), "\r") || strings.Count(string(b), "\n") != 1 || !strings.Contains(string(b), "generation        1") {
@@ -276,7 +318,7 @@ func TestProgressNotTerminal(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	p = newProgress(&buf, true)
-	p.update(1, 10, 3, 1)
+	p.update(1, 10, 3, 0.5, 1)
 	if strings.Contains(buf.String(), "\r") {
 		t.Errorf("progress into a buffer: %q", buf.String())
 	}

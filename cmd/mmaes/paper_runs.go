@@ -161,7 +161,8 @@ func (r *paperRun) execute(ctx context.Context) error {
 			if g%stride != 0 && o.Reason() == mmaes.NotStopped {
 				return
 			}
-			r.tr.add(g, o.Evals(), o.BestF(), o.Sigma())
+			// The paper's figures plot σ; the deviations are not needed.
+			r.tr.add(g, o.Evals(), o.BestF(), math.NaN(), math.NaN(), o.Sigma(), o.Lambda(), o.Restarts())
 			if thinning && len(r.tr.gen) >= traceCap {
 				stride *= 2
 				r.tr = halveTrace(r.tr, stride)
@@ -208,7 +209,7 @@ func halveTrace(t trace, stride int) trace {
 	last := len(t.gen) - 1
 	for i := range t.gen {
 		if t.gen[i]%stride == 0 || i == last {
-			out.add(t.gen[i], t.evals[i], t.bestF[i], t.sigma[i])
+			out.add(t.gen[i], t.evals[i], t.bestF[i], t.stdMin[i], t.stdMax[i], t.sigma[i], t.lambda[i], t.restarts[i])
 		}
 	}
 	return out

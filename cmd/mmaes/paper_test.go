@@ -280,7 +280,7 @@ func TestPaperStats(t *testing.T) {
 
 	var tr trace
 	for g := 1; g <= 9; g++ {
-		tr.add(g, 10*g, float64(100-g), 1)
+		tr.add(g, 10*g, float64(100-g), 0.5, 1, 1, 8, 0)
 	}
 	if got, want := halveTrace(tr, 2).gen, []int{2, 4, 6, 8, 9}; !slices.Equal(got, want) {
 		t.Errorf("halveTrace: generations %v, want %v", got, want)

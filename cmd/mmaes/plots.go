@@ -183,7 +183,7 @@ func plotRun(path, title string, t trace) error {
 	if err := addLine(p, 0, name, xs, fs); err != nil {
 		return err
 	}
-	if err := addLine(p, 1, "σ", xs, t.sigma); err != nil {
+	if err := addLine(p, 1, "largest coordinate std σ·‖A_i‖", xs, t.stdMax); err != nil {
 		return err
 	}
 	return savePNG(p, path)

@@ -30,8 +30,8 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&target, "target", "stop when f ≤ target (default: the function's target, 1e-10 or -1e10)")
 	maxEvals := fs.Int("max-evals", 0, "evaluation budget (0: the library's default stops)")
 	rotate := fs.Bool("rotate", false, "minimize f(Rx) for a random rotation R")
-	tracePath := fs.String("trace", "", "write a per-generation CSV trace to this file")
-	plotPath := fs.String("plot", "", "write a PNG of best f and σ against evaluations to this file")
+	tracePath := fs.String("trace", "", "write a per-generation CSV trace to this file (best f, the smallest and largest coordinate standard deviation σ·‖A_i‖, σ, λ, restarts)")
+	plotPath := fs.String("plot", "", "write a PNG of best f and the largest coordinate standard deviation against evaluations to this file")
 	quiet := fs.Bool("q", false, "no progress line")
 	restart := fs.String("restart", "", "restart strategy: none, ipop or bipop (turns the library's TolFun stop back on: it ends the runs that restart); default none, bipop with -recommended")
 	maxRestarts := fs.Int("max-restarts", 0, "restart limit (BIPOP: large-population runs); 0: the library's default, 9")
@@ -39,6 +39,10 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	recommended := fs.Bool("recommended", false, "RecommendedConfig's settings: active rank-μ, BIPOP and its stops (MMA only)")
 	bounds := fs.String("bounds", "", "box constraints lo,hi, the same in every coordinate (e.g. -5,5)")
 	workers := fs.Int("workers", 0, "evaluate each generation with N parallel workers (0 or 1: sequential)")
+	scales := fs.String("scales", "", "initial standard deviations relative to σ, one per coordinate or one for all (comma-separated)")
+	fixed := fs.String("fixed", "", "coordinates held at values, removed from the search: i=v,j=w (0-based indices)")
+	minStd := fs.Float64("minstd", 0, "lower bound of every coordinate's standard deviation σ·‖A_i‖ (0: off)")
+	maxStd := fs.Float64("maxstd", 0, "upper bound of every coordinate's standard deviation (0: off)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -73,12 +77,24 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if err := applyExtras(&cfg, *restart, *maxRestarts, *rankMu, *bounds, *workers, *seed); err != nil {
 		return err
 	}
+	if err := applyObjectiveFlags(&cfg, *scales, *fixed, *minStd, *maxStd); err != nil {
+		return err
+	}
 
 	var tr trace
 	prog := newProgress(stderr, !*quiet)
+	tracing := *tracePath != "" || *plotPath != ""
+	var std []float64
 	cfg.Observer = func(o *mmaes.Optimizer) {
-		tr.add(o.Generation(), o.Evals(), o.BestF(), o.Sigma())
-		prog.update(o.Generation(), o.Evals(), o.BestF(), o.Sigma())
+		if !tracing && !prog.due() {
+			return
+		}
+		std = o.StdDevs(std)
+		lo, hi := freeExtremes(std, cfg.Fixed)
+		if tracing {
+			tr.add(o.Generation(), o.Evals(), o.BestF(), lo, hi, o.Sigma(), o.Lambda(), o.Restarts())
+		}
+		prog.update(o.Generation(), o.Evals(), o.BestF(), lo, hi)
 	}
 	opt, err := mmaes.New(cfg)
 	if err != nil {
@@ -195,6 +211,66 @@ func applyExtras(cfg *mmaes.Config, restart string, maxRestarts int, rankMu bool
 	return nil
 }
 
+// applyObjectiveFlags sets Scales, Fixed, MinStd and MaxStd from the flags
+// -scales (n values, or one for every coordinate), -fixed (i=v pairs),
+// -minstd and -maxstd; the library validates the values.
+func applyObjectiveFlags(cfg *mmaes.Config, scales, fixed string, minStd, maxStd float64) error {
+	if scales != "" {
+		v, err := parseFloats(scales)
+		if err != nil {
+			return fmt.Errorf("%w: -scales %q: %v", errUsage, scales, err)
+		}
+		if len(v) == 1 {
+			for len(v) < cfg.Dim {
+				v = append(v, v[0])
+			}
+		}
+		cfg.Scales = v
+	}
+	if fixed != "" {
+		cfg.Fixed = map[int]float64{}
+		for _, part := range strings.Split(fixed, ",") {
+			i, v, ok := strings.Cut(strings.TrimSpace(part), "=")
+			idx, err1 := strconv.Atoi(i)
+			val, err2 := strconv.ParseFloat(v, 64)
+			if !ok || err1 != nil || err2 != nil {
+				return fmt.Errorf("%w: -fixed %q: want index=value pairs, e.g. 0=1.5,3=-2", errUsage, fixed)
+			}
+			cfg.Fixed[idx] = val
+			if idx >= 0 && idx < len(cfg.Mean) {
+				cfg.Mean[idx] = val // not used; keeps the drawn mean inside bounds checks simple
+			}
+		}
+	}
+	cfg.MinStd, cfg.MaxStd = minStd, maxStd
+	return nil
+}
+
+// parseFloats parses a comma-separated list of numbers.
+func parseFloats(s string) ([]float64, error) {
+	var out []float64
+	for _, part := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(part), 64)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// freeExtremes returns the smallest and the largest of the deviations std
+// over the coordinates that are not fixed.
+func freeExtremes(std []float64, fixed map[int]float64) (lo, hi float64) {
+	lo = math.Inf(1)
+	for i, s := range std {
+		if _, ok := fixed[i]; !ok {
+			lo, hi = min(lo, s), max(hi, s)
+		}
+	}
+	return lo, hi
+}
+
 // concurrentObjective returns an objective safe for k concurrent callers:
 // k copies made by mk (a rotated function reuses a buffer), each lent to one
 // call at a time through a channel. For k ≤ 1 it is mk() itself.
@@ -213,18 +289,26 @@ func concurrentObjective(mk func() func([]float64) float64, k int) func([]float6
 	}
 }
 
-// trace records a run generation by generation.
+// trace records a run generation by generation: the best value, the
+// smallest and the largest standard deviation of a coordinate (σ·‖A_i‖,
+// the step sizes; σ alone trades scale with A), σ, λ and the restarts.
 type trace struct {
-	gen, evals []int
-	bestF      []float64
-	sigma      []float64
+	gen, evals       []int
+	bestF            []float64
+	stdMin, stdMax   []float64
+	sigma            []float64
+	lambda, restarts []int
 }
 
-func (t *trace) add(gen, evals int, bestF, sigma float64) {
+func (t *trace) add(gen, evals int, bestF, stdMin, stdMax, sigma float64, lambda, restarts int) {
 	t.gen = append(t.gen, gen)
 	t.evals = append(t.evals, evals)
 	t.bestF = append(t.bestF, bestF)
+	t.stdMin = append(t.stdMin, stdMin)
+	t.stdMax = append(t.stdMax, stdMax)
 	t.sigma = append(t.sigma, sigma)
+	t.lambda = append(t.lambda, lambda)
+	t.restarts = append(t.restarts, restarts)
 }
 
 func (t *trace) writeCSV(path string) error {
@@ -233,12 +317,13 @@ func (t *trace) writeCSV(path string) error {
 		return err
 	}
 	w := csv.NewWriter(f)
-	w.Write([]string{"generation", "evaluations", "best_f", "sigma"})
+	w.Write([]string{"generation", "evaluations", "best_f", "std_min", "std_max", "sigma", "lambda", "restarts"})
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	for i := range t.gen {
 		w.Write([]string{
 			strconv.Itoa(t.gen[i]), strconv.Itoa(t.evals[i]),
-			strconv.FormatFloat(t.bestF[i], 'g', -1, 64),
-			strconv.FormatFloat(t.sigma[i], 'g', -1, 64),
+			g(t.bestF[i]), g(t.stdMin[i]), g(t.stdMax[i]), g(t.sigma[i]),
+			strconv.Itoa(t.lambda[i]), strconv.Itoa(t.restarts[i]),
 		})
 	}
 	w.Flush()
@@ -280,13 +365,14 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// update shows the state of a run, when a line is due.
-func (p *progress) update(gen, evals int, bestF, sigma float64) {
+// update shows the state of a run, when a line is due: the counters, the
+// best value and the range of the coordinates' standard deviations.
+func (p *progress) update(gen, evals int, bestF, stdMin, stdMax float64) {
 	if !p.due() {
 		return
 	}
-	p.show(fmt.Sprintf("generation %8d  evaluations %10d  best f %12.4e  σ %10.3e  [%s]",
-		gen, evals, bestF, sigma, kernel.Impl()))
+	p.show(fmt.Sprintf("generation %8d  evaluations %10d  best f %12.4e  std %9.3e–%9.3e  [%s]",
+		gen, evals, bestF, stdMin, stdMax, kernel.Impl()))
 }
 
 // due reports whether a progress line is due: the first at once, then one

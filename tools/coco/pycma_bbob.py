@@ -54,7 +54,7 @@ def run(job):
 
     budget = int(args.budget * dim)
     opts = {"maxfevals": budget, "ftarget": target, "verbose": -9,
-            "seed": 1 + f * 100003 + dim * 1009 + inst}
+            "seed": args.seed + f * 100003 + dim * 1009 + inst}
     cma.fmin2(objective, np.zeros(dim), args.sigma0, opts, restarts=9, bipop=True)
     return "%d %d %d %d %d %.6e" % (f, dim, inst, state["evals"], state["hit"], state["best"] - fopt)
 
@@ -70,6 +70,7 @@ def main():
     p.add_argument("--sigma0", type=float, default=2)
     p.add_argument("--target", type=float, default=1e-8)
     p.add_argument("--jobs", type=int, default=multiprocessing.cpu_count())
+    p.add_argument("--seed", type=int, default=1, help="added to every run's seed (which follows from the problem)")
     p.add_argument("--out", required=True)
     p.add_argument("--resume", action="store_true",
                    help="keep the runs already in --out and append the missing ones (each run is seeded by its problem)")
