@@ -2,6 +2,7 @@ package mmaes
 
 import (
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -105,8 +106,9 @@ type box struct {
 }
 
 // newBox returns the box of n coordinates with the given bounds (nil: none
-// on that side), or nil without bounds.
-func newBox(n int, lower, upper []float64) *box {
+// on that side), or nil without bounds. The integer coordinates are left
+// unbounded: their encoding clamps them.
+func newBox(n int, lower, upper []float64, integer []int) *box {
 	if lower == nil && upper == nil {
 		return nil
 	}
@@ -114,6 +116,9 @@ func newBox(n int, lower, upper []float64) *box {
 	b := &box{lo: buf[:n:n], hi: buf[n : 2*n : 2*n], al: buf[2*n : 3*n : 3*n], au: buf[3*n:]}
 	for i := range n {
 		l, u := bound(lower, i, -1), bound(upper, i, 1)
+		if slices.Contains(integer, i) {
+			l, u = math.Inf(-1), math.Inf(1)
+		}
 		b.lo[i], b.hi[i] = l, u
 		b.al[i] = min((u-l)/2, (1+math.Abs(l))/20)
 		b.au[i] = min((u-l)/2, (1+math.Abs(u))/20)

@@ -18,7 +18,8 @@ import (
 //	         Endless, RankMu, CMu, Active, Restart, MaxRestarts, Workers,
 //	         MaxMemory, the initial mean (n), Lower, Upper and Scales
 //	         (each a presence flag, then n), MinStd, MaxStd, the number
-//	         of Fixed coordinates and each index and value, by index
+//	         of Integer coordinates and their indices, the number of Fixed
+//	         coordinates and each index and value, by index
 //	Params of the current run: λ, μ, weights (μ), μ_eff, c, c1, c_σ, d_σ,
 //	         E‖N‖, TolFunHist, c_μ, the negative weights (λ − μ with
 //	         Active, else none), the stagnation period T
@@ -33,6 +34,8 @@ import (
 //	         generation of the latter, the flat generations, the position
 //	         and length of the stagnation records and the records (2 per
 //	         record, as many as Stagnation keeps)
+//	margin:  d, the scaling of each integer coordinate's deviation (with
+//	         Integer only)
 //	distribution (full matrix): s, the row bounds of A and A_inv, p, v,
 //	         Ã (n²), A_inv (n², Cholesky only)
 //	population: Z, Y (λ·n each), the pending steps if asked (the
@@ -44,7 +47,8 @@ import (
 // The Params are stored, not recomputed, because math.Log may round
 // differently on another machine. With Fixed, the parts after the Config
 // are those of the free coordinates (n − len(Fixed) of them). Version 5 is
-// version 6 without Scales, MinStd, MaxStd and Fixed. Version 4 is version 5 without NoEffect,
+// version 6 without Scales, MinStd, MaxStd, Integer and Fixed in the
+// Config and the margin. Version 4 is version 5 without NoEffect,
 // Stagnation, FlatFitness, Hopeless and Active in the Config, the negative
 // weights and T in the Params and the watch; versions 2 and 3, the layout
 // before the parts encoded themselves, are still read (checkpoint_v3.go).
@@ -114,6 +118,9 @@ func (o *Optimizer) encode(e *encoder) {
 	o.hist.encode(e)
 	o.run.encode(e)
 	o.watch.encode(e)
+	if o.margin != nil {
+		o.margin.encodeState(e)
+	}
 	o.dist.encode(e)
 	o.pop.encode(e)
 	o.src.encode(e)
@@ -249,6 +256,11 @@ func decodeBody(body []byte, version uint32, size int) (*Optimizer, error) {
 	} else {
 		o.watch.start(math.NaN())
 	}
+	if o.margin != nil {
+		if err := o.margin.decodeState(d); err != nil {
+			return nil, err
+		}
+	}
 	if err := o.dist.decode(d, live); err != nil {
 		return nil, err
 	}
@@ -322,6 +334,10 @@ func (c *Config) encode(e *encoder) {
 	e.optFloats(c.Scales)
 	e.f64(c.MinStd)
 	e.f64(c.MaxStd)
+	e.int(len(c.Integer))
+	for _, i := range c.Integer {
+		e.int(i)
+	}
 	e.int(len(c.Fixed))
 	for i := 0; i < c.Dim && len(c.Fixed) > 0; i++ { // by index, allocating nothing
 		if v, ok := c.Fixed[i]; ok {
@@ -367,6 +383,20 @@ func (c *Config) decode(d *decoder) {
 		c.Scales = d.optFloats(c.Dim)
 		c.MinStd, c.MaxStd = d.f64(), d.f64()
 		k := d.int()
+		if d.err != nil {
+			return
+		}
+		if k < 0 || k > c.Dim || !d.holds(float64(k)) {
+			d.fail("%d integer coordinates for n = %d", k, c.Dim)
+			return
+		}
+		if k > 0 {
+			c.Integer = make([]int, k)
+		}
+		for j := range k {
+			c.Integer[j] = d.int()
+		}
+		k = d.int()
 		if d.err != nil {
 			return
 		}

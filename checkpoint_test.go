@@ -304,8 +304,8 @@ func FuzzUnmarshal(f *testing.F) {
 
 // featureConfig is a small run with every option beyond the paper: active
 // rank-μ, restarts r after 3 generations per run, bounds, the stops of
-// RecommendedConfig, scales, bounds on the deviations and a fixed
-// coordinate.
+// RecommendedConfig, scales, bounds on the deviations, a fixed coordinate
+// and an integer one.
 func featureConfig(r mmaes.Restart) mmaes.Config {
 	cfg := startConfig(4, mmaes.MMA, 7)
 	cfg.RankMu, cfg.Restart, cfg.MaxGenerations, cfg.MaxRestarts = true, r, 3, 4
@@ -314,6 +314,7 @@ func featureConfig(r mmaes.Restart) mmaes.Config {
 	cfg.Mean = []float64{1, 2, 3, 0}
 	cfg.Scales, cfg.MinStd, cfg.MaxStd = []float64{1, 0.5, 2, 1}, 1e-9, 100
 	cfg.Fixed = map[int]float64{3: 0.5}
+	cfg.Integer = []int{2}
 	return cfg
 }
 
@@ -379,6 +380,12 @@ func TestUnmarshalBadFeatures(t *testing.T) {
 		"Fixed index -1":         {off["cfg.Fixed"], 1<<64 - 1},
 		"Fixed value NaN":        {off["cfg.Fixed"] + 8, math.Float64bits(math.NaN())},
 		"Fixed value outside":    {off["cfg.Fixed"] + 8, math.Float64bits(3)},
+		"Integer count huge":     {off["cfg.nInteger"], 1 << 40},
+		"Integer count 0":        {off["cfg.nInteger"], 0},
+		"Integer index 9":        {off["cfg.Integer"], 9},
+		"margin d 0":             {off["margin.d"], 0},
+		"margin d NaN":           {off["margin.d"], math.Float64bits(math.NaN())},
+		"margin d -1":            {off["margin.d"], math.Float64bits(-1)},
 	} {
 		var r mmaes.Optimizer
 		if err := r.UnmarshalBinary(rewrite(good, c.off, c.v)); !errors.Is(err, mmaes.ErrCheckpoint) {

@@ -189,7 +189,7 @@ func decodeV3(data []byte, version uint32) (*Optimizer, error) {
 		}
 	} else if allFinite(m) {
 		cfg.Mean = append([]float64(nil), m...)
-		if b := newBox(n, cfg.Lower, cfg.Upper); b != nil {
+		if b := newBox(n, cfg.Lower, cfg.Upper, nil); b != nil {
 			b.repair(cfg.Mean)
 		}
 	}

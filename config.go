@@ -37,6 +37,16 @@ type Config struct {
 	// Indices in [0, Dim), values finite and within the bounds; Mean's
 	// entries at fixed indices are not used. New copies it.
 	Fixed map[int]float64
+	// Integer lists the coordinates that take integer values (a pool
+	// size, a retry count): Ask's candidates hold integers there (the
+	// nearest to the sampled value, within the bounds, which must be
+	// integers or infinite), and CMA-ES with margin's correction keeps the
+	// probability that a candidate differs from the mean's integer at least
+	// 1/(n·λ), so that the search never stalls on a plateau of the rounding
+	// (see Optimizer.StdDevs for the deviations it keeps). The box's smooth
+	// map does not apply to an integer coordinate; its value is clamped
+	// into its bounds. Indices in [0, Dim), each once.
+	Integer []int
 	// MinStd and MaxStd bound the standard deviation of every coordinate,
 	// σ·‖A_i‖ (A_i the i-th row of A; see StdDevs), from below and from
 	// above, as pycma's minstd and maxstd do: after each update σ is raised
@@ -340,6 +350,7 @@ var configChecks = []func(*Config, *Params) error{
 	checkStdBounds,
 	checkRestart,
 	checkBounds,
+	checkInteger,
 	checkWorkers,
 	checkMaxMemory,
 	resolveRates,

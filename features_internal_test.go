@@ -156,7 +156,7 @@ func TestBoxMap(t *testing.T) {
 	extremes := []float64{0, 1, -1, 1e308, -1e308, math.MaxFloat64, -math.MaxFloat64, 5e-324, 1e20, -1e20, 1e15 + 0.3}
 	for _, b := range boxes {
 		l, u := b[0], b[1]
-		bx := newBox(1, []float64{l}, []float64{u})
+		bx := newBox(1, []float64{l}, []float64{u}, nil)
 		al, au := bx.al[0], bx.au[0]
 		check := func(x float64) float64 {
 			y := boxMap(x, l, u, al, au)
@@ -221,7 +221,7 @@ func TestBoxMap(t *testing.T) {
 		{-1.1, -1}, {-1, -0.975},
 		{3, -0.8}, // shifted by the period 2·(2 + 0.2) to −1.4, mirrored at −1.1
 	} {
-		bx := newBox(1, []float64{-1}, []float64{1})
+		bx := newBox(1, []float64{-1}, []float64{1}, nil)
 		got := boxMap(c[0], -1, 1, bx.al[0], bx.au[0])
 		if math.Abs(got-c[1]) > 1e-15 {
 			t.Errorf("T(%g) = %v, want %v", c[0], got, c[1])

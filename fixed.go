@@ -59,7 +59,7 @@ func splitFixed(cfg Config) (Config, *fixedCoords, error) {
 		cfg.Fixed = nil
 		return cfg, nil, nil
 	}
-	for _, check := range []func(*Config, *Params) error{checkCore, checkBounds, checkDistribution, checkFixed, checkMeanInBounds} {
+	for _, check := range []func(*Config, *Params) error{checkCore, checkBounds, checkDistribution, checkInteger, checkFixed, checkMeanInBounds} {
 		if err := check(&cfg, nil); err != nil {
 			return cfg, nil, err
 		}
@@ -81,11 +81,18 @@ func splitFixed(cfg Config) (Config, *fixedCoords, error) {
 	}
 	user.Lower, user.Upper, user.Scales = slices.Clone(cfg.Lower), slices.Clone(cfg.Upper), slices.Clone(cfg.Scales)
 	user.Fixed = maps.Clone(cfg.Fixed)
+	user.Integer = slices.Clone(cfg.Integer)
 	f.cfg = user
 
 	inner := cfg
 	inner.Dim, inner.Fixed = len(f.free), nil
 	inner.Mean, inner.Lower, inner.Upper, inner.Scales = f.gather(user.Mean), f.gather(cfg.Lower), f.gather(cfg.Upper), f.gather(cfg.Scales)
+	inner.Integer = nil
+	for k, i := range f.free {
+		if slices.Contains(cfg.Integer, i) {
+			inner.Integer = append(inner.Integer, k)
+		}
+	}
 	return inner, f, nil
 }
 
@@ -136,5 +143,6 @@ func (f *fixedCoords) config() Config {
 	c := f.cfg
 	c.Lower, c.Upper, c.Scales = slices.Clone(c.Lower), slices.Clone(c.Upper), slices.Clone(c.Scales)
 	c.Fixed = maps.Clone(c.Fixed)
+	c.Integer = slices.Clone(c.Integer)
 	return c
 }

@@ -39,6 +39,8 @@ func FuzzOptimizer(f *testing.F) {
 	f.Add(uint8(5), 1.0, uint64(0b111<<16|4), uint8(0), []byte{10}, uint8(0b00001101))
 	f.Add(uint8(8), 0.3, uint64(0b101<<16|6), uint8(1), []byte{10, 9}, uint8(0b01000000))
 	f.Add(uint8(3), 2.0, uint64(0b010<<16|8), uint8(2), []byte{13}, uint8(0))
+	f.Add(uint8(6), 1.0, uint64(0b1001<<16|10), uint8(0), []byte{10}, uint8(0b00001001))
+	f.Add(uint8(4), 0.01, uint64(0b1111<<16|12), uint8(1), []byte{9, 10}, uint8(0b00001011))
 	f.Fuzz(func(t *testing.T, dim uint8, sigma float64, seed uint64, upd uint8, stream []byte, feat uint8) {
 		n := int(dim)%48 + 1
 		cfg := mmaes.DefaultConfig(n)
@@ -68,8 +70,9 @@ func FuzzOptimizer(f *testing.F) {
 				cfg.Lower[i], cfg.Upper[i] = los[rng.IntN(len(los))], his[rng.IntN(len(his))]
 			}
 		}
-		// Seed bits 16–18: scales, bounds on the deviations, a fixed
-		// coordinate (each from values that include the extremes).
+		// Seed bits 16–19: scales, bounds on the deviations, a fixed
+		// coordinate, integer coordinates (each from values that include
+		// the extremes).
 		if seed>>16&1 != 0 {
 			ss := []float64{1, 1e-300, 1e300, 5e-324, 0, -1, 1e-8, 1e8}
 			cfg.Scales = make([]float64, n)
@@ -85,6 +88,11 @@ func FuzzOptimizer(f *testing.F) {
 			vs := []float64{0, 1, -1e300, math.NaN(), 5e-324}
 			cfg.Fixed = map[int]float64{rng.IntN(n+1) - 1 + rng.IntN(2): vs[rng.IntN(len(vs))]}
 		}
+		if seed>>19&1 != 0 {
+			for range 1 + rng.IntN(3) {
+				cfg.Integer = append(cfg.Integer, rng.IntN(n+1))
+			}
+		}
 		parallel := feat&64 != 0
 		if parallel {
 			cfg.Workers = 1 + int(feat>>4&3)
@@ -94,6 +102,11 @@ func FuzzOptimizer(f *testing.F) {
 			return // invalid σ, update, bounds...: rejected, not a panic
 		}
 		inside := func(x []float64) {
+			for _, i := range cfg.Integer {
+				if x[i] != math.Round(x[i]) {
+					panic(fmt.Sprintf("candidate %v: x[%d] not an integer", x, i))
+				}
+			}
 			for i, v := range cfg.Fixed {
 				if x[i] != v {
 					panic(fmt.Sprintf("candidate %v: x[%d] fixed at %v", x, i, v))

@@ -45,6 +45,8 @@ func ckLayout(t testing.TB, o *mmaes.Optimizer) map[string]int {
 	}
 	word("cfg.MinStd")
 	word("cfg.MaxStd")
+	word("cfg.nInteger")
+	vec("cfg.Integer", len(cfg.Integer))
 	word("cfg.nFixed")
 	vec("cfg.Fixed", 2*len(cfg.Fixed))
 	word("par.Lambda")
@@ -86,6 +88,15 @@ func ckLayout(t testing.TB, o *mmaes.Optimizer) map[string]int {
 			records = min(records, cfg.MaxGenerations/5+1)
 		}
 		vec("watch.records", 2*records)
+	}
+	integer := 0 // the integer coordinates searched
+	for _, i := range cfg.Integer {
+		if _, fixed := cfg.Fixed[i]; !fixed {
+			integer++
+		}
+	}
+	if integer > 0 {
+		vec("margin.d", integer)
 	}
 	word("scale")
 	word("rowA")

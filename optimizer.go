@@ -27,6 +27,7 @@ type Optimizer struct {
 	watch   runWatch       // the stops that watch the run's progress
 	box     *box           // nil without bounds
 	fix     *fixedCoords   // nil without fixed coordinates
+	margin  *integerMargin // nil without integer coordinates
 
 	gen, evals int
 	reason     Reason
@@ -84,6 +85,9 @@ func (o *Optimizer) sample() bool {
 func (o *Optimizer) placeCandidates() bool {
 	p := &o.pop
 	p.place(o.m, o.step.sigma)
+	if o.margin != nil {
+		o.margin.place(p.x, o.m, p.y, o.step.sigma, p.n, p.lambda)
+	}
 	// Σ x_i² is finite when every x_i is finite and not huge: one SIMD pass;
 	// only when it is not does the element-by-element check decide.
 	if s := kernel.Dot(p.x, p.x); !(s <= math.MaxFloat64) && !allFinite(p.x) {
@@ -91,6 +95,9 @@ func (o *Optimizer) placeCandidates() bool {
 	}
 	if o.box != nil {
 		o.box.repairAll(p.x, p.n, p.lambda)
+	}
+	if o.margin != nil {
+		o.margin.encode(p.x, p.n, p.lambda)
 	}
 	if o.fix != nil {
 		o.fix.place(p.x, p.lambda)
@@ -102,9 +109,16 @@ func (o *Optimizer) placeCandidates() bool {
 // generation, mapped into the box: the bits sample gave it.
 func (o *Optimizer) candidate(dst []float64, i int) {
 	n := o.pop.n
-	kernel.AxpByTo(dst, o.step.sigma, o.pop.y[i*n:i*n+n], 1, o.m)
+	y := o.pop.y[i*n : i*n+n]
+	kernel.AxpByTo(dst, o.step.sigma, y, 1, o.m)
+	if o.margin != nil {
+		o.margin.place(dst, o.m, y, o.step.sigma, n, 1)
+	}
 	if o.box != nil {
 		o.box.repair(dst)
+	}
+	if o.margin != nil {
+		o.margin.encode(dst, n, 1)
 	}
 }
 
@@ -156,9 +170,13 @@ func (o *Optimizer) Tell(fitness []float64) error {
 	fired := o.globalStops()
 	if o.update() {
 		c := &o.cfg
-		h := o.dist.inspect(o.gen, c.MinStd > 0 || c.MaxStd > 0)
+		h := o.dist.inspect(o.gen, c.MinStd > 0 || c.MaxStd > 0 || o.margin != nil)
 		if !h.broken {
 			o.step.bound(c.MinStd, c.MaxStd, h.minRow, h.maxRow)
+			if o.margin != nil {
+				o.dist.stdDevs(o.margin.rows)
+				o.margin.correct(o.m, o.step.sigma)
+			}
 		}
 		fired |= o.runStops(h, genRange)
 	} else {
@@ -184,6 +202,9 @@ func (o *Optimizer) update() bool {
 	p.recombine()
 	copy(o.mNew, o.m)
 	kernel.Axpy(o.step.sigma, p.sel.yw, o.mNew)
+	if o.margin != nil {
+		o.margin.meanStep(o.mNew, o.m, p.sel.yw, o.step.sigma)
+	}
 	// Every path first, then their norms: a norm read right after its
 	// path was written waits for the stores (at small n that was a tenth
 	// of a generation).
@@ -365,6 +386,9 @@ func (o *Optimizer) StdDevs(dst []float64) []float64 {
 	}
 	o.dist.stdDevs(std)
 	kernel.Scale(o.step.sigma, std)
+	if o.margin != nil {
+		o.margin.scaleStdDevs(std)
+	}
 	if o.fix != nil {
 		clear(dst)
 		for k, i := range o.fix.free {
@@ -445,6 +469,9 @@ func (o *Optimizer) Config() Config {
 	}
 	if c.Scales != nil {
 		c.Scales = append([]float64(nil), c.Scales...)
+	}
+	if c.Integer != nil {
+		c.Integer = append([]int(nil), c.Integer...)
 	}
 	return c
 }

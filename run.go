@@ -46,9 +46,13 @@ func newOptimizer(cfg Config, fix *fixedCoords, par Params, lambda0, histCap int
 	if cfg.Scales != nil {
 		cfg.Scales = append([]float64(nil), cfg.Scales...)
 	}
+	if cfg.Integer != nil {
+		cfg.Integer = append([]int(nil), cfg.Integer...)
+	}
 	o := &Optimizer{cfg: cfg, par: par, fix: fix}
 	o.run = runs{policy: newRestartPolicy(&o.cfg), lambda0: lambda0, budget: memoryBudget(&o.cfg)}
-	o.box = newBox(n, cfg.Lower, cfg.Upper)
+	o.margin = newIntegerMargin(&o.cfg)
+	o.box = newBox(n, cfg.Lower, cfg.Upper, cfg.Integer)
 	v := make([]float64, 2*n)
 	o.m, o.mNew = v[:n:n], v[n:]
 	o.step = newStepSize(n)
@@ -70,6 +74,9 @@ func (o *Optimizer) applyParams() {
 	if o.fix != nil {
 		o.fix.resize(par.Lambda)
 	}
+	if o.margin != nil {
+		o.margin.setParams(o.cfg.Dim, par.Lambda)
+	}
 	o.dist.setParams(par, par.Lambda)
 	o.step.setParams(par)
 	o.hist.resize(par.TolFunHist)
@@ -82,6 +89,9 @@ func (o *Optimizer) applyParams() {
 func (o *Optimizer) startRun(sigma float64, budget int) {
 	o.applyParams()
 	o.dist.reset()
+	if o.margin != nil {
+		o.margin.reset()
+	}
 	o.step.reset(sigma)
 	copy(o.m, o.cfg.Mean)
 	o.run.gen, o.run.evals0 = 0, o.evals

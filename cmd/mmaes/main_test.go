@@ -182,7 +182,7 @@ func TestRun(t *testing.T) {
 // bounds in the trace), and bad values are usage errors.
 func TestRunObjectiveFlags(t *testing.T) {
 	tracePath := filepath.Join(t.TempDir(), "t.csv")
-	code, stdout, stderr := exec("run", "-f", "ell", "-n", "6", "-q", "-fixed", "1=0.5,4=-1", "-scales", "1,2,3,4,5,6",
+	code, stdout, stderr := exec("run", "-f", "ell", "-n", "6", "-q", "-fixed", "1=0.5,4=-1", "-scales", "1,2,3,4,5,6", "-integer", "2-3",
 		"-minstd", "1e-6", "-maxstd", "50", "-max-evals", "3000", "-trace", tracePath)
 	if code != 0 || !strings.Contains(stdout, "λ = 8") {
 		t.Fatalf("exit %d (want λ = 8, the default for 4 free coordinates)\n%s\n%s", code, stdout, stderr)
@@ -205,6 +205,7 @@ func TestRunObjectiveFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-fixed", "1"}, {"-fixed", "a=1"}, {"-fixed", "9=1"}, {"-scales", "1,2"}, {"-scales", "x"},
 		{"-scales", "-1"}, {"-minstd", "-1"}, {"-minstd", "2", "-maxstd", "1"},
+		{"-integer", "4"}, {"-integer", "1,1"}, {"-integer", "x"},
 	} {
 		code, _, stderr := exec(append([]string{"run", "-f", "sp", "-n", "4", "-q"}, args...)...)
 		if code != 2 {

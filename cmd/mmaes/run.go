@@ -41,6 +41,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	workers := fs.Int("workers", 0, "evaluate each generation with N parallel workers (0 or 1: sequential)")
 	scales := fs.String("scales", "", "initial standard deviations relative to σ, one per coordinate or one for all (comma-separated)")
 	fixed := fs.String("fixed", "", "coordinates held at values, removed from the search: i=v,j=w (0-based indices)")
+	integer := fs.String("integer", "", "integer coordinates (0-based indices, comma-separated; ranges a-b)")
 	minStd := fs.Float64("minstd", 0, "lower bound of every coordinate's standard deviation σ·‖A_i‖ (0: off)")
 	maxStd := fs.Float64("maxstd", 0, "upper bound of every coordinate's standard deviation (0: off)")
 	if err := parseFlags(fs, args); err != nil {
@@ -77,7 +78,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if err := applyExtras(&cfg, *restart, *maxRestarts, *rankMu, *bounds, *workers, *seed); err != nil {
 		return err
 	}
-	if err := applyObjectiveFlags(&cfg, *scales, *fixed, *minStd, *maxStd); err != nil {
+	if err := applyObjectiveFlags(&cfg, *scales, *fixed, *integer, *minStd, *maxStd); err != nil {
 		return err
 	}
 
@@ -211,10 +212,11 @@ func applyExtras(cfg *mmaes.Config, restart string, maxRestarts int, rankMu bool
 	return nil
 }
 
-// applyObjectiveFlags sets Scales, Fixed, MinStd and MaxStd from the flags
-// -scales (n values, or one for every coordinate), -fixed (i=v pairs),
-// -minstd and -maxstd; the library validates the values.
-func applyObjectiveFlags(cfg *mmaes.Config, scales, fixed string, minStd, maxStd float64) error {
+// applyObjectiveFlags sets Scales, Fixed, Integer, MinStd and MaxStd from
+// the flags -scales (n values, or one for every coordinate), -fixed (i=v
+// pairs), -integer (indices and ranges), -minstd and -maxstd; the library
+// validates the values.
+func applyObjectiveFlags(cfg *mmaes.Config, scales, fixed, integer string, minStd, maxStd float64) error {
 	if scales != "" {
 		v, err := parseFloats(scales)
 		if err != nil {
@@ -241,6 +243,13 @@ func applyObjectiveFlags(cfg *mmaes.Config, scales, fixed string, minStd, maxStd
 				cfg.Mean[idx] = val // not used; keeps the drawn mean inside bounds checks simple
 			}
 		}
+	}
+	if integer != "" {
+		idx, err := parseRanges("integer", integer, 0, cfg.Dim-1)
+		if err != nil {
+			return err
+		}
+		cfg.Integer = idx
 	}
 	cfg.MinStd, cfg.MaxStd = minStd, maxStd
 	return nil
