@@ -31,9 +31,10 @@ import (
 // (the N(m_i', s'²) marginal has exactly q_low and q_up beyond the
 // thresholds). In a cell at a bound the mean alone moves towards the one
 // threshold until α lies beyond it. Candidates are x_i = m_i + σ·d_i·y_i,
-// the mean moves by σ·d_i·(y_w)_i, and A learns from the steps y = A·z as
-// for a continuous coordinate: d is the margin's diagonal scaling, outside
-// the learned matrix. d_i = 1 at the start of every run.
+// encoded; the update (the mean, the paths, A and σ) uses the steps y as
+// for a continuous coordinate, without d: d only widens the sampling, as
+// the margin's diagonal matrix does in CMA-ES with margin. d_i = 1 at the
+// start of every run.
 
 // integerMargin holds the integer coordinates and the margin's state.
 type integerMargin struct {
@@ -124,14 +125,6 @@ func (g *integerMargin) encode(x []float64, n, k int) {
 // encodeOne returns the integer that v encodes for integer coordinate j.
 func (g *integerMargin) encodeOne(j int, v float64) float64 {
 	return min(g.hi[j], max(g.lo[j], math.Round(v)))
-}
-
-// meanStep sets the integer coordinates of the new mean mNew to
-// m + σ·d∘y_w.
-func (g *integerMargin) meanStep(mNew, m, yw []float64, sigma float64) {
-	for j, i := range g.idx {
-		mNew[i] = m[i] + sigma*(g.d[j]*yw[i])
-	}
 }
 
 // correct applies the margin to the mean m after an update; g.rows holds

@@ -202,9 +202,6 @@ func (o *Optimizer) update() bool {
 	p.recombine()
 	copy(o.mNew, o.m)
 	kernel.Axpy(o.step.sigma, p.sel.yw, o.mNew)
-	if o.margin != nil {
-		o.margin.meanStep(o.mNew, o.m, p.sel.yw, o.step.sigma)
-	}
 	// Every path first, then their norms: a norm read right after its
 	// path was written waits for the stores (at small n that was a tenth
 	// of a generation).
