@@ -17,8 +17,8 @@ import (
 //	         MaxCondition, NoEffect, Stagnation, FlatFitness, Hopeless,
 //	         Endless, RankMu, CMu, Active, Restart, MaxRestarts, Workers,
 //	         MaxMemory, the initial mean (n), Lower, Upper and Scales
-//	         (each a presence flag, then n), MinStd, MaxStd, the number
-//	         of Integer coordinates and their indices, the number of Fixed
+//	         (each a presence flag, then n), MinStd, MaxStd, Noise, the
+//	         number of Integer coordinates and their indices, the number of Fixed
 //	         coordinates and each index and value, by index
 //	Params of the current run: λ, μ, weights (μ), μ_eff, c, c1, c_σ, d_σ,
 //	         E‖N‖, TolFunHist, c_μ, the negative weights (λ − μ with
@@ -36,6 +36,7 @@ import (
 //	         record, as many as Stagnation keeps)
 //	margin:  d, the scaling of each integer coordinate's deviation (with
 //	         Integer only)
+//	noise:   η_m, η_Σ, V_m, V_Σ, E_m (n), E_Σ (n²) (with Noise only)
 //	distribution (full matrix): s, the row bounds of A and A_inv, p, v,
 //	         Ã (n²), A_inv (n², Cholesky only)
 //	population: Z, Y (λ·n each), the pending steps if asked (the
@@ -47,8 +48,8 @@ import (
 // The Params are stored, not recomputed, because math.Log may round
 // differently on another machine. With Fixed, the parts after the Config
 // are those of the free coordinates (n − len(Fixed) of them). Version 5 is
-// version 6 without Scales, MinStd, MaxStd, Integer and Fixed in the
-// Config and the margin. Version 4 is version 5 without NoEffect,
+// version 6 without Scales, MinStd, MaxStd, Noise, Integer and Fixed in
+// the Config and the margin and noise parts. Version 4 is version 5 without NoEffect,
 // Stagnation, FlatFitness, Hopeless and Active in the Config, the negative
 // weights and T in the Params and the watch; versions 2 and 3, the layout
 // before the parts encoded themselves, are still read (checkpoint_v3.go).
@@ -120,6 +121,9 @@ func (o *Optimizer) encode(e *encoder) {
 	o.watch.encode(e)
 	if o.margin != nil {
 		o.margin.encodeState(e)
+	}
+	if o.noise != nil {
+		o.noise.encode(e)
 	}
 	o.dist.encode(e)
 	o.pop.encode(e)
@@ -243,6 +247,9 @@ func decodeBody(body []byte, version uint32, size int) (*Optimizer, error) {
 	if err := o.best.decode(d, o.box); err != nil {
 		return nil, err
 	}
+	if o.margin != nil && !o.margin.holds(o.best.x) {
+		return nil, ckErr("best point not integral in its integer coordinates")
+	}
 	if err := o.hist.decode(d); err != nil {
 		return nil, err
 	}
@@ -258,6 +265,11 @@ func decodeBody(body []byte, version uint32, size int) (*Optimizer, error) {
 	}
 	if o.margin != nil {
 		if err := o.margin.decodeState(d); err != nil {
+			return nil, err
+		}
+	}
+	if o.noise != nil {
+		if err := o.noise.decode(d); err != nil {
 			return nil, err
 		}
 	}
@@ -334,6 +346,7 @@ func (c *Config) encode(e *encoder) {
 	e.optFloats(c.Scales)
 	e.f64(c.MinStd)
 	e.f64(c.MaxStd)
+	e.bool(c.Noise)
 	e.int(len(c.Integer))
 	for _, i := range c.Integer {
 		e.int(i)
@@ -382,6 +395,7 @@ func (c *Config) decode(d *decoder) {
 	if d.version >= 6 {
 		c.Scales = d.optFloats(c.Dim)
 		c.MinStd, c.MaxStd = d.f64(), d.f64()
+		c.Noise = d.bool()
 		k := d.int()
 		if d.err != nil {
 			return

@@ -304,8 +304,8 @@ func FuzzUnmarshal(f *testing.F) {
 
 // featureConfig is a small run with every option beyond the paper: active
 // rank-μ, restarts r after 3 generations per run, bounds, the stops of
-// RecommendedConfig, scales, bounds on the deviations, a fixed coordinate
-// and an integer one.
+// RecommendedConfig, scales, bounds on the deviations, a fixed coordinate,
+// an integer one and the noise handling.
 func featureConfig(r mmaes.Restart) mmaes.Config {
 	cfg := startConfig(4, mmaes.MMA, 7)
 	cfg.RankMu, cfg.Restart, cfg.MaxGenerations, cfg.MaxRestarts = true, r, 3, 4
@@ -315,6 +315,7 @@ func featureConfig(r mmaes.Restart) mmaes.Config {
 	cfg.Scales, cfg.MinStd, cfg.MaxStd = []float64{1, 0.5, 2, 1}, 1e-9, 100
 	cfg.Fixed = map[int]float64{3: 0.5}
 	cfg.Integer = []int{2}
+	cfg.Noise = true
 	return cfg
 }
 
@@ -386,6 +387,13 @@ func TestUnmarshalBadFeatures(t *testing.T) {
 		"margin d 0":             {off["margin.d"], 0},
 		"margin d NaN":           {off["margin.d"], math.Float64bits(math.NaN())},
 		"margin d -1":            {off["margin.d"], math.Float64bits(-1)},
+		"Noise off":              {off["cfg.Noise"], 0},
+		"Noise = 2":              {off["cfg.Noise"], 2},
+		"η_m 0":                  {off["noise.etaM"], 0},
+		"η_Σ 2":                  {off["noise.etaS"], math.Float64bits(2)},
+		"η_m NaN":                {off["noise.etaM"], math.Float64bits(math.NaN())},
+		"V_Σ −1":                 {off["noise.vs"], math.Float64bits(-1)},
+		"E_Σ Inf":                {off["noise.es"], math.Float64bits(math.Inf(1))},
 	} {
 		var r mmaes.Optimizer
 		if err := r.UnmarshalBinary(rewrite(good, c.off, c.v)); !errors.Is(err, mmaes.ErrCheckpoint) {

@@ -47,6 +47,19 @@ type Config struct {
 	// map does not apply to an integer coordinate; its value is clamped
 	// into its bounds. Indices in [0, Dim), each once.
 	Integer []int
+	// Noise adapts the learning rates to a noisy objective, as LRA-CMA-ES
+	// does (Nomura, Akimoto, Ono, 2023): each generation the
+	// signal-to-noise ratio of the mean's and of the covariance's updates
+	// is estimated from the updates of the last generations, and the rates
+	// of the mean (c_m = 1 by default) and of A and σ shrink where the
+	// updates are mostly noise, so that the mean averages over more
+	// generations and keeps improving below the noise level (docs/
+	// objectives.md has the figures). No evaluation is spent on it; a
+	// generation costs O(n³) more (and 3n² floats), for the small n of
+	// tuned knobs. Use Result.Mean, not the best value seen, as the answer
+	// on a noisy objective, and stops that do not expect noise off
+	// (TolFun, TolX, Stagnation) or a budget.
+	Noise bool
 	// MinStd and MaxStd bound the standard deviation of every coordinate,
 	// σ·‖A_i‖ (A_i the i-th row of A; see StdDevs), from below and from
 	// above, as pycma's minstd and maxstd do: after each update σ is raised

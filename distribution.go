@@ -66,6 +66,12 @@ type distribution interface {
 	// scratch space and reports whether its result is finite; it changes
 	// no state.
 	propose(g *generation) bool
+	// localUpdate writes the proposed update in A's own coordinates,
+	// M = A⁻¹·A_new (n×n, symmetric), for the noise handling;
+	// scaleProposal then takes it at a rate η ∈ (0, 1], as
+	// A·(I + η·(M − I)).
+	localUpdate(g *generation, dst []float64)
+	scaleProposal(eta float64)
 	// commit applies the last successful proposal. It also keeps A's
 	// magnitude near 1: σ and A trade scale (only σ·A matters), and on a
 	// target that keeps moving their scales drift apart until one

@@ -68,9 +68,12 @@
 //     next.
 //   - Config.Scales gives each coordinate its initial standard deviation
 //     (A starts as diag(Scales)), Config.Fixed holds coordinates at values
-//     and searches the others only, and Config.MinStd and Config.MaxStd
-//     bound every coordinate's standard deviation σ·‖A_i‖, which
-//     Optimizer.StdDevs returns (ExampleConfig_knobs).
+//     and searches the others only, Config.Integer makes coordinates
+//     integers (CMA-ES with margin), Config.MinStd and Config.MaxStd bound
+//     every coordinate's standard deviation σ·‖A_i‖, which
+//     Optimizer.StdDevs returns (ExampleConfig_knobs), and Config.Noise
+//     adapts the learning rates to a noisy objective (LRA-CMA-ES), whose
+//     answer is Result.Mean.
 //
 // # Use
 //

@@ -27,6 +27,7 @@ type fullMatrix struct {
 	rule   Update
 	rankMu bool
 	s0     []float64 // the initial diagonal of A (Config.Scales); nil: I
+	eta    float64   // the rate of the rank-μ update (1 but with Config.Noise)
 
 	// The rates of the run: c (paths), √(c(2−c)μ_eff), c1, c_μ.
 	c, cp, c1, cmu float64
@@ -70,7 +71,7 @@ type fullMatrix struct {
 // newFullMatrix allocates a full-matrix distribution of dimension n; its
 // rates and λ-sized buffers come with setParams.
 func newFullMatrix(n int, rule Update, rankMu bool, scales []float64) *fullMatrix {
-	d := &fullMatrix{n: n, rule: rule, rankMu: rankMu}
+	d := &fullMatrix{n: n, rule: rule, rankMu: rankMu, eta: 1}
 	if scales != nil {
 		d.s0 = append([]float64(nil), scales...)
 	}
@@ -232,6 +233,51 @@ func (d *fullMatrix) propose(g *generation) bool {
 		d.invAlpha, d.invBeta = invCoef(c1, normU)
 	}
 	return true
+}
+
+// localUpdate writes the proposed update of A in A's own coordinates,
+// M = A⁻¹·A_new, into dst (n×n): αI + β·q·qᵀ (A⁻¹·p taken as v, as the MMA
+// update assumes; for Cholesky q = u = A_inv·p), with rank-μ also
+// Σ β_t·z_t·z_tᵀ (A⁻¹·y_t = z_t). It is symmetric.
+func (d *fullMatrix) localUpdate(g *generation, dst []float64) {
+	n := d.n
+	alpha, beta, q := d.alpha, d.beta, d.q
+	if d.rankMu {
+		alpha, beta, q = d.rankMuAlpha(g, d.c1, d.cmu), d.c1/2, d.vNew
+	}
+	for i := 0; i < n; i++ {
+		row := dst[i*n : i*n+n]
+		kernel.AxpByTo(row, beta*q[i], q, 0, row)
+		row[i] += alpha
+	}
+	if d.rankMu {
+		for t, i := range g.idx[:len(g.weights)+len(g.negWeights)] {
+			z := g.z[i*n : i*n+n]
+			b := rankMuBeta(g, t, n, d.cmu, kernel.Norm(z))
+			if b == 0 {
+				continue
+			}
+			for r := 0; r < n; r++ {
+				kernel.Axpy(b*z[r], z, dst[r*n:r*n+n])
+			}
+		}
+	}
+}
+
+// scaleProposal takes the proposed update at the rate η ∈ (0, 1]:
+// A·(I + η·(M − I)), the rule's coefficients interpolated towards the
+// identity (and those of A_inv the exact inverse of the interpolated
+// update, for Cholesky).
+func (d *fullMatrix) scaleProposal(eta float64) {
+	d.eta = eta
+	if d.rankMu {
+		return // rankMuUpdate scales c1 and c_μ
+	}
+	d.alpha, d.beta = 1-eta*(1-d.alpha), eta*d.beta
+	if d.rule == Cholesky {
+		a, b, u2 := d.alpha, d.beta, d.normQ*d.normQ
+		d.invAlpha, d.invBeta = 1/a, -b/(a*(a+b*u2))
+	}
 }
 
 // commit makes the proposed paths current and records the update of A (or,

@@ -41,6 +41,8 @@ func FuzzOptimizer(f *testing.F) {
 	f.Add(uint8(3), 2.0, uint64(0b010<<16|8), uint8(2), []byte{13}, uint8(0))
 	f.Add(uint8(6), 1.0, uint64(0b1001<<16|10), uint8(0), []byte{10}, uint8(0b00001001))
 	f.Add(uint8(4), 0.01, uint64(0b1111<<16|12), uint8(1), []byte{9, 10}, uint8(0b00001011))
+	f.Add(uint8(7), 1.0, uint64(0b10000<<16|14), uint8(0), []byte{10, 9, 9}, uint8(0b00000011))
+	f.Add(uint8(5), 3.0, uint64(0b11111<<16|16), uint8(2), []byte{9}, uint8(0b01001000))
 	f.Fuzz(func(t *testing.T, dim uint8, sigma float64, seed uint64, upd uint8, stream []byte, feat uint8) {
 		n := int(dim)%48 + 1
 		cfg := mmaes.DefaultConfig(n)
@@ -70,9 +72,9 @@ func FuzzOptimizer(f *testing.F) {
 				cfg.Lower[i], cfg.Upper[i] = los[rng.IntN(len(los))], his[rng.IntN(len(his))]
 			}
 		}
-		// Seed bits 16–19: scales, bounds on the deviations, a fixed
+		// Seed bits 16–20: scales, bounds on the deviations, a fixed
 		// coordinate, integer coordinates (each from values that include
-		// the extremes).
+		// the extremes), noise handling.
 		if seed>>16&1 != 0 {
 			ss := []float64{1, 1e-300, 1e300, 5e-324, 0, -1, 1e-8, 1e8}
 			cfg.Scales = make([]float64, n)
@@ -88,6 +90,7 @@ func FuzzOptimizer(f *testing.F) {
 			vs := []float64{0, 1, -1e300, math.NaN(), 5e-324}
 			cfg.Fixed = map[int]float64{rng.IntN(n+1) - 1 + rng.IntN(2): vs[rng.IntN(len(vs))]}
 		}
+		cfg.Noise = seed>>20&1 != 0
 		if seed>>19&1 != 0 {
 			for range 1 + rng.IntN(3) {
 				cfg.Integer = append(cfg.Integer, rng.IntN(n+1))

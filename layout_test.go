@@ -45,6 +45,7 @@ func ckLayout(t testing.TB, o *mmaes.Optimizer) map[string]int {
 	}
 	word("cfg.MinStd")
 	word("cfg.MaxStd")
+	word("cfg.Noise")
 	word("cfg.nInteger")
 	vec("cfg.Integer", len(cfg.Integer))
 	word("cfg.nFixed")
@@ -97,6 +98,13 @@ func ckLayout(t testing.TB, o *mmaes.Optimizer) map[string]int {
 	}
 	if integer > 0 {
 		vec("margin.d", integer)
+	}
+	if cfg.Noise {
+		for _, f := range []string{"etaM", "etaS", "vm", "vs"} {
+			word("noise." + f)
+		}
+		vec("noise.em", n)
+		vec("noise.es", n*n)
 	}
 	word("scale")
 	word("rowA")

@@ -170,6 +170,17 @@ func (g *integerMargin) correct(m []float64, sigma float64) {
 	}
 }
 
+// holds reports whether the integer coordinates of x are integers within
+// their bounds.
+func (g *integerMargin) holds(x []float64) bool {
+	for j, i := range g.idx {
+		if x[i] != g.encodeOne(j, x[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // scaleStdDevs multiplies the deviations of the integer coordinates by d.
 func (g *integerMargin) scaleStdDevs(std []float64) {
 	for j, i := range g.idx {

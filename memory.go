@@ -38,7 +38,7 @@ func runMemory(cfg *Config, lambda, mu int) float64 {
 		hist = 10 + 30*n/float64(lambda) + 1
 	}
 	driver := 8 * (12*n + hist + float64(lambda)) // mean, step, best, box, history, weights
-	return driver + watchMemory(cfg) + populationMemory(cfg.Dim, lambda) + distributionMemory(cfg, lambda, mu)
+	return driver + watchMemory(cfg) + noiseMemory(cfg) + populationMemory(cfg.Dim, lambda) + distributionMemory(cfg, lambda, mu)
 }
 
 // populationMemory returns the bytes of a population of λ points of

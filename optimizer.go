@@ -28,6 +28,7 @@ type Optimizer struct {
 	box     *box           // nil without bounds
 	fix     *fixedCoords   // nil without fixed coordinates
 	margin  *integerMargin // nil without integer coordinates
+	noise   *noiseAdapt    // nil without Config.Noise
 
 	gen, evals int
 	reason     Reason
@@ -207,6 +208,9 @@ func (o *Optimizer) update() bool {
 	// of a generation).
 	o.step.advance(p.sel.zw)
 	if !allFinite(o.mNew) || !o.dist.propose(&p.sel) || !o.step.propose() {
+		return false
+	}
+	if o.noise != nil && !o.adaptRates() {
 		return false
 	}
 	o.m, o.mNew = o.mNew, o.m

@@ -109,18 +109,41 @@ func (rk *rankMuBlocks) size(n, steps int) {
 	rk.p, rk.q, rk.beta = rk.p[:k*n], rk.q[:k*n], rk.beta[:k]
 }
 
+// rankMuAlpha returns the factor of A in the rank-μ update at rates c1
+// and c_μ: 1 − c1/2 − (c_μ/2)·Σw (the positive weights sum to 1).
+func (d *fullMatrix) rankMuAlpha(g *generation, c1, cmu float64) float64 {
+	sumW := 1.0
+	for _, w := range g.negWeights {
+		sumW += w
+	}
+	return 1 - c1/2 - cmu/2*sumW
+}
+
+// rankMuBeta returns the coefficient of y_t·z_tᵀ, the t-th ranked step
+// (‖z_t‖ = normQ), in the rank-μ update at rate c_μ.
+func rankMuBeta(g *generation, t, n int, cmu, normQ float64) float64 {
+	mu := len(g.weights)
+	if t < mu {
+		return cmu / 2 * g.weights[t]
+	}
+	if w := g.negWeights[t-mu]; w != 0 && normQ > 1e-150 {
+		// w° = w·n/‖z‖²: a long z (an unlikely, far step) pulls no
+		// harder than a typical one. (A step shorter than 1e-150, which
+		// the generator all but never draws, is left out rather than
+		// divided by ‖z‖² underflowing.)
+		return cmu / 2 * w * float64(n) / (normQ * normQ)
+	}
+	return 0
+}
+
 // rankMuUpdate applies the rank-μ MMA update to A in one kernel call, with
 // the committed paths p and v and the selected steps of the generation, and
 // updates the row-norm bound of A (the row-i norm of a·bᵀ is |a_i|·‖b‖).
 func (d *fullMatrix) rankMuUpdate(g *generation) {
 	n, rk := d.n, &d.rk
-	c1, cmu := d.c1, d.cmu
-	mu, steps := len(g.weights), len(g.weights)+len(g.negWeights)
-	sumW := 1.0 // the positive weights sum to 1
-	for _, w := range g.negWeights {
-		sumW += w
-	}
-	alpha := 1 - c1/2 - cmu/2*sumW
+	c1, cmu := d.c1*d.eta, d.cmu*d.eta
+	steps := len(g.weights) + len(g.negWeights)
+	alpha := d.rankMuAlpha(g, c1, cmu)
 	copy(rk.p[:n], d.p)
 	copy(rk.q[:n], d.v)
 	rk.beta[0] = c1 / 2
@@ -131,16 +154,7 @@ func (d *fullMatrix) rankMuUpdate(g *generation) {
 		copy(pt, g.y[i*n:i*n+n])
 		copy(qt, g.z[i*n:i*n+n])
 		normQ := kernel.Norm(qt)
-		var b float64
-		if t < mu {
-			b = cmu / 2 * g.weights[t]
-		} else if w := g.negWeights[t-mu]; w != 0 && normQ > 1e-150 {
-			// w° = w·n/‖z‖²: a long z (an unlikely, far step) pulls no
-			// harder than a typical one. (A step shorter than 1e-150,
-			// which the generator all but never draws, is left out
-			// rather than divided by ‖z‖² underflowing.)
-			b = cmu / 2 * w * float64(n) / (normQ * normQ)
-		}
+		b := rankMuBeta(g, t, n, cmu, normQ)
 		rk.beta[t+1] = b
 		bound += math.Abs(b) * maxAbs(pt) * normQ
 	}

@@ -52,6 +52,9 @@ func newOptimizer(cfg Config, fix *fixedCoords, par Params, lambda0, histCap int
 	o := &Optimizer{cfg: cfg, par: par, fix: fix}
 	o.run = runs{policy: newRestartPolicy(&o.cfg), lambda0: lambda0, budget: memoryBudget(&o.cfg)}
 	o.margin = newIntegerMargin(&o.cfg)
+	if cfg.Noise {
+		o.noise = newNoiseAdapt(n)
+	}
 	o.box = newBox(n, cfg.Lower, cfg.Upper, cfg.Integer)
 	v := make([]float64, 2*n)
 	o.m, o.mNew = v[:n:n], v[n:]
@@ -91,6 +94,9 @@ func (o *Optimizer) startRun(sigma float64, budget int) {
 	o.dist.reset()
 	if o.margin != nil {
 		o.margin.reset()
+	}
+	if o.noise != nil {
+		o.noise.reset()
 	}
 	o.step.reset(sigma)
 	copy(o.m, o.cfg.Mean)

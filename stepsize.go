@@ -19,6 +19,7 @@ type stepSize struct {
 	cSigma, dSigma, chiN, cs float64
 
 	sigmaNew float64 // the proposed σ
+	logRatio float64 // ln(σ_new/σ) of the proposal
 }
 
 // stepSizeRates resolves c_σ, d_σ and E‖N(0,I)‖ of a run into p, whose μ_eff
@@ -67,8 +68,16 @@ func (st *stepSize) advance(zw []float64) {
 // whether both are finite (and σ > 0).
 func (st *stepSize) propose() bool {
 	normS := kernel.Norm(st.sNew)
-	st.sigmaNew = st.sigma * math.Exp(st.cSigma/st.dSigma*(normS/st.chiN-1))
+	st.logRatio = st.cSigma / st.dSigma * (normS/st.chiN - 1)
+	st.sigmaNew = st.sigma * math.Exp(st.logRatio)
 	return finite(normS) && finite(st.sigmaNew) && st.sigmaNew > 0
+}
+
+// scaleProposal takes the proposed change of σ at the rate η (in log) and
+// multiplies the result by f; it reports whether σ stays finite and > 0.
+func (st *stepSize) scaleProposal(eta, f float64) bool {
+	st.sigmaNew = st.sigma * math.Exp(eta*st.logRatio) * f
+	return finite(st.sigmaNew) && st.sigmaNew > 0
 }
 
 // commit makes the proposal current.

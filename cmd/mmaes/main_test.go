@@ -214,6 +214,27 @@ func TestRunObjectiveFlags(t *testing.T) {
 	}
 }
 
+// TestRunNoise: -noise adds the noise, turns the handling on and reports f
+// at the mean, which ends below the noise's standard deviation.
+func TestRunNoise(t *testing.T) {
+	code, stdout, stderr := exec("run", "-f", "sp", "-n", "6", "-q", "-noise", "1", "-max-evals", "30000")
+	if code != 0 || !strings.Contains(stdout, "f at mean:") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	var fm float64
+	for _, line := range strings.Split(stdout, "\n") {
+		if rest, ok := strings.CutPrefix(line, "f at mean:"); ok {
+			fm, _ = strconv.ParseFloat(strings.Fields(rest)[0], 64)
+		}
+	}
+	if !(fm > 0 && fm < 0.1) {
+		t.Errorf("f at the mean %v: want well below the noise (1)\n%s", fm, stdout)
+	}
+	if code, _, _ := exec("run", "-f", "sp", "-n", "4", "-q", "-noise", "-1"); code != 2 {
+		t.Errorf("-noise -1: exit %d, want 2", code)
+	}
+}
+
 // TestCompare runs a tiny comparison and checks that the table has a row per
 // function and dimension with both optimizers' columns filled.
 func TestCompare(t *testing.T) {

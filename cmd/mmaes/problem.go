@@ -22,6 +22,7 @@ type problem struct {
 	fn     benchfn.Function
 	n      int
 	rotate bool
+	noise  float64 // the standard deviation of additive Gaussian noise; 0: none
 }
 
 // lookupFunction returns the test function with the given short name.
@@ -39,9 +40,20 @@ func lookupFunction(name string) (benchfn.Function, error) {
 }
 
 // objective returns the function to minimize for the run with this seed:
-// f itself, or f(R·x) with a rotation R drawn from the seed. Each call
-// returns a new function, so that concurrent runs share no buffer.
+// f itself, or f(R·x) with a rotation R drawn from the seed, plus the
+// noise (from a generator of the seed). Each call returns a new function,
+// so that concurrent runs share no buffer.
 func (p problem) objective(seed uint64) func([]float64) float64 {
+	f := p.noiseless(seed)
+	if p.noise == 0 {
+		return f
+	}
+	r := rand.New(rand.NewPCG(seed, 0x6e6f6973))
+	return func(x []float64) float64 { return f(x) + p.noise*r.NormFloat64() }
+}
+
+// noiseless is the objective of the run with this seed without the noise.
+func (p problem) noiseless(seed uint64) func([]float64) float64 {
 	if !p.rotate {
 		return p.fn.F
 	}

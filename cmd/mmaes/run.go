@@ -42,6 +42,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	scales := fs.String("scales", "", "initial standard deviations relative to σ, one per coordinate or one for all (comma-separated)")
 	fixed := fs.String("fixed", "", "coordinates held at values, removed from the search: i=v,j=w (0-based indices)")
 	integer := fs.String("integer", "", "integer coordinates (0-based indices, comma-separated; ranges a-b)")
+	noise := fs.Float64("noise", 0, "add Gaussian noise of this standard deviation to f and turn on the noise handling (Config.Noise); the summary then reports f at the mean")
 	minStd := fs.Float64("minstd", 0, "lower bound of every coordinate's standard deviation σ·‖A_i‖ (0: off)")
 	maxStd := fs.Float64("maxstd", 0, "upper bound of every coordinate's standard deviation (0: off)")
 	if err := parseFlags(fs, args); err != nil {
@@ -61,7 +62,10 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if *maxEvals < 0 {
 		return fmt.Errorf("%w: -max-evals must not be negative", errUsage)
 	}
-	p := problem{fn: fn, n: *n, rotate: *rotate}
+	if !(*noise >= 0) || math.IsInf(*noise, 1) {
+		return fmt.Errorf("%w: -noise must be a finite standard deviation ≥ 0", errUsage)
+	}
+	p := problem{fn: fn, n: *n, rotate: *rotate, noise: *noise}
 	cfg := p.config(u, *seed, *maxEvals)
 	if target.set {
 		cfg.TargetF = target.v
@@ -80,6 +84,12 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := applyObjectiveFlags(&cfg, *scales, *fixed, *integer, *minStd, *maxStd); err != nil {
 		return err
+	}
+	if *noise > 0 {
+		cfg.Noise = true
+		if !target.set {
+			cfg.TargetF = math.Inf(-1) // a noisy value below the target proves nothing
+		}
 	}
 
 	var tr trace
@@ -126,6 +136,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "reason:      %s\n", res.Reason)
 	fmt.Fprintf(stdout, "best f:      %.6g\n", res.F)
+	if *noise > 0 {
+		fmt.Fprintf(stdout, "f at mean:   %.6g (without the noise)\n", p.noiseless(*seed)(res.Mean))
+	}
 	fmt.Fprintf(stdout, "evaluations: %d in %d generations\n", res.Evals, res.Generations)
 	if cfg.Restart != mmaes.NoRestart {
 		fmt.Fprintf(stdout, "restarts:    %d (%s, λ now %d)\n", res.Restarts, cfg.Restart, opt.Lambda())
