@@ -173,3 +173,55 @@ func TestNoiseCheckpoint(t *testing.T) {
 		}
 	}
 }
+
+// TestObjectivesCompose: scales, a fixed and an integer coordinate, the
+// bounds on the deviations, noise handling, box constraints and BIPOP
+// restarts together: Optimize with 3 workers gives the run of 1 worker bit
+// for bit, every candidate keeps its fixed and integer values within the
+// box, and a checkpoint in the middle resumes exactly.
+func TestObjectivesCompose(t *testing.T) {
+	cfg := mmaes.DefaultConfig(6)
+	cfg.Seed, cfg.Sigma, cfg.MaxEvals = 3, 1, 6000
+	cfg.Mean = []float64{1, 2, 3, 4, 5, 0}
+	cfg.Scales = []float64{1, 2, 3, 1, 0.5, 1}
+	cfg.Fixed = map[int]float64{1: 2}
+	cfg.Integer = []int{3, 5}
+	cfg.MinStd, cfg.MaxStd, cfg.Noise = 1e-6, 10, true
+	cfg.Lower, cfg.Upper = slices.Repeat([]float64{-8}, 6), slices.Repeat([]float64{8}, 6)
+	cfg.Restart, cfg.MaxGenerations = mmaes.BIPOP, 150
+	f := func(x []float64) float64 {
+		if x[1] != 2 || x[3] != math.Round(x[3]) || x[5] != math.Round(x[5]) || slices.Max(x) > 8 || slices.Min(x) < -8 {
+			panic("candidate breaks the config")
+		}
+		return rastrigin(x) + 0.01*math.Sin(1e4*x[0]) // a deterministic "noise"
+	}
+	var results []mmaes.Result
+	for _, w := range []int{1, 3} {
+		c := cfg
+		c.Workers = w
+		res, err := mustNew(t, c).Optimize(t.Context(), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		results = append(results, res)
+	}
+	a, b := results[0], results[1]
+	if a.F != b.F || a.Evals != b.Evals || a.Restarts != b.Restarts || !slices.Equal(a.X, b.X) || !slices.Equal(a.Mean, b.Mean) {
+		t.Errorf("Workers 3 differs from Workers 1: %+v, %+v", b, a)
+	}
+	if a.Restarts == 0 {
+		t.Error("no restart: the test does not compose restarts")
+	}
+	whole := mustNew(t, cfg)
+	runGensAny(t, whole, f, 300)
+	o := mustNew(t, cfg)
+	runGensAny(t, o, f, 170)
+	var r mmaes.Optimizer
+	if err := r.UnmarshalBinary(state(t, o)); err != nil {
+		t.Fatal(err)
+	}
+	runGensAny(t, &r, f, 130)
+	if !bytes.Equal(state(t, &r), state(t, whole)) {
+		t.Error("resumed run differs")
+	}
+}

@@ -250,12 +250,15 @@ type fitnessHistory struct {
 }
 
 // resize empties the history and sizes it for h generations, allocating
-// only when h exceeds its capacity.
+// only when h exceeds its capacity. The entries are cleared, so that no
+// value of an earlier run is left in the buffer a checkpoint stores (a
+// restored run, whose buffer is new, continues with the same bytes).
 func (fh *fitnessHistory) resize(h int) {
 	if cap(fh.buf) < h {
 		fh.buf = make([]float64, h)
 	}
 	fh.buf = fh.buf[:h]
+	clear(fh.buf)
 	fh.pos, fh.len = 0, 0
 }
 
