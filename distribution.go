@@ -111,6 +111,10 @@ type generation struct {
 	weights    []float64
 	negWeights []float64 // of the λ − μ worst, with the active update
 	zw, yw     []float64
+	// pathScale corrects the paths' normalization √(c(2−c)μ_eff) for a
+	// generation with fewer results than λ (TellSome): √(μ'_eff/μ_eff);
+	// 1 for a whole generation.
+	pathScale float64
 }
 
 // health is what a distribution reports to the stop tests.

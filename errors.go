@@ -16,6 +16,10 @@ var (
 	// ErrLength is returned by Tell when len(fitness) is not λ.
 	ErrLength = errors.New("mmaes: Tell: len(fitness) != Lambda()")
 
+	// ErrIndex is returned by TellSome for an index outside [0, λ) or
+	// given twice.
+	ErrIndex = errors.New("mmaes: TellSome: candidate index out of range or repeated")
+
 	// ErrNotAsked is returned by Tell when no Ask precedes it (a second Tell
 	// for one Ask included).
 	ErrNotAsked = errors.New("mmaes: Tell without a preceding Ask")

@@ -202,8 +202,9 @@ func (d *fullMatrix) sample(y, z []float64, k int) {
 // the coefficients of the A_inv update.
 func (d *fullMatrix) propose(g *generation) bool {
 	n := d.n
-	path(d.vNew, d.v, 1-d.c, d.cp, g.zw)
-	path(d.pNew, d.p, 1-d.c, d.cp, g.yw)
+	cp := d.cp * g.pathScale
+	path(d.vNew, d.v, 1-d.c, cp, g.zw)
+	path(d.pNew, d.p, 1-d.c, cp, g.yw)
 	d.normV = kernel.Norm(d.vNew) // each read as far from its write as may be
 	d.pInf = maxAbs(d.pNew)
 	if !finite(d.pInf) || !finite(d.normV) {

@@ -1,7 +1,9 @@
 package mmaes_test
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -241,4 +243,65 @@ func check(t *testing.T, o *mmaes.Optimizer) {
 		// run would have stopped (or, with a restart strategy, restarted).
 		t.Fatalf("best value NaN after %d generations", o.Generation())
 	}
+}
+
+// FuzzTellSome: random subsets of a generation's candidates, with repeated
+// and out-of-range indices and special values. A refused call (ErrLength,
+// ErrIndex) changes nothing; an accepted one counts exactly its values as
+// evaluations, and the run goes on with finite candidates.
+func FuzzTellSome(f *testing.F) {
+	f.Add(uint64(1), []byte{0, 1, 2, 3}, false)
+	f.Add(uint64(2), []byte{5, 5}, true)
+	f.Add(uint64(3), []byte{200, 1}, false)
+	f.Add(uint64(4), []byte{}, true)
+	f.Add(uint64(5), []byte{9, 8, 7, 6, 5, 4, 3, 2, 1, 0}, true)
+	f.Fuzz(func(t *testing.T, seed uint64, stream []byte, active bool) {
+		cfg := mmaes.DefaultConfig(5)
+		cfg.Seed, cfg.RankMu, cfg.Active = seed, active, active
+		o, err := mmaes.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vals := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, 1e308, -1e308, 5e-324}
+		for g := 0; len(stream) > 0 && g < 20 && o.Reason() == mmaes.NotStopped; g++ {
+			xs := o.Ask()
+			k := int(stream[0]) % (len(xs) + 3)
+			stream = stream[1:]
+			idx, fit := make([]int, 0, k), make([]float64, 0, k)
+			for j := 0; j < k && len(stream) > 0; j++ {
+				b := stream[0]
+				stream = stream[1:]
+				idx = append(idx, int(b%16)-1) // −1 … 14: some out of range
+				v := sphere(xs[0]) + float64(b)
+				if b >= 240 {
+					v = vals[int(b)%len(vals)]
+				}
+				fit = append(fit, v)
+			}
+			if len(stream) > 0 && stream[0] == 0xff && len(fit) > 0 {
+				fit = fit[1:] // a length mismatch
+			}
+			before, evals := state(t, o), o.Evals()
+			err := o.TellSome(idx, fit)
+			switch {
+			case errors.Is(err, mmaes.ErrLength) || errors.Is(err, mmaes.ErrIndex):
+				if !bytes.Equal(state(t, o), before) {
+					t.Fatalf("a refused TellSome(%v) changed the optimizer", idx)
+				}
+			case err != nil:
+				t.Fatalf("TellSome(%v): %v", idx, err)
+			case o.Evals() != evals+len(idx):
+				t.Fatalf("Evals %d after %d results, was %d", o.Evals(), len(idx), evals)
+			}
+		}
+		if xs := o.Ask(); xs != nil {
+			for _, x := range xs {
+				for _, v := range x {
+					if math.IsNaN(v) || math.IsInf(v, 0) {
+						t.Fatalf("candidate %v", x)
+					}
+				}
+			}
+		}
+	})
 }

@@ -45,7 +45,7 @@ func runMemory(cfg *Config, lambda, mu int) float64 {
 // dimension n: Z, Y, X, the views, the fitness values and the ranking.
 func populationMemory(n, lambda int) float64 {
 	l := float64(lambda)
-	return 8*(3*l*float64(n)+2*l+2*float64(n)) + 8*l + 24*l
+	return 8*(3*l*float64(n)+2*l+2*float64(n)) + 8*l + 24*l + 33*l // and TellSome's scratch
 }
 
 // fullMatrixMemory returns the bytes of the full-matrix distribution: A,

@@ -140,21 +140,34 @@ func (o *Optimizer) Tell(fitness []float64) error {
 	case len(fitness) != o.pop.lambda:
 		return ErrLength
 	}
+	return o.tell(fitness)
+}
+
+// tell ends the generation with the λ values of fitness.
+func (o *Optimizer) tell(fitness []float64) error {
 	p := &o.pop
 	copy(p.fit, fitness)
+	return o.tellRanked(p.lambda, rank(p.idx, p.fit))
+}
+
+// tellRanked ends the generation of the k candidates ranked in p.idx[:k]
+// (their values in p.fit, valid of them not NaN): the counters, the best
+// point, the update, the stops.
+func (o *Optimizer) tellRanked(k, valid int) error {
+	p := &o.pop
 	o.asked = false
 	o.gen++
 	o.run.gen++
-	o.evals += p.lambda
+	o.evals += k
 
-	valid := rank(p.idx, p.fit)
 	if valid == 0 {
 		fired := o.globalStops()
 		fired.add(AllNaN)
 		o.stop(fired.winner())
 		return nil
 	}
-	genBest, genWorst := p.fit[p.idx[0]], p.fit[p.idx[valid-1]]
+	idx := p.idx[:k]
+	genBest, genWorst := p.fit[idx[0]], p.fit[idx[valid-1]]
 	genRange := 0.0 // equal values spread 0, also when they are ±Inf
 	if genWorst != genBest {
 		genRange = genWorst - genBest
@@ -162,11 +175,11 @@ func (o *Optimizer) Tell(fitness []float64) error {
 	if o.best.improves(genBest) {
 		// The evaluated point, computed again from its step (the bits of
 		// sample): the caller may have written into Ask's views.
-		o.candidate(o.best.x, p.idx[0])
+		o.candidate(o.best.x, idx[0])
 		o.best.f, o.best.ok = genBest, true
 	}
 	o.hist.push(genBest)
-	o.watch.observe(o.run.gen, p.fit, p.idx, valid)
+	o.watch.observe(o.run.gen, p.fit, idx, valid)
 
 	fired := o.globalStops()
 	if o.update() {
@@ -206,7 +219,7 @@ func (o *Optimizer) update() bool {
 	// Every path first, then their norms: a norm read right after its
 	// path was written waits for the stores (at small n that was a tenth
 	// of a generation).
-	o.step.advance(p.sel.zw)
+	o.step.advance(p.sel.zw, p.sel.pathScale)
 	if !allFinite(o.mNew) || !o.dist.propose(&p.sel) || !o.step.propose() {
 		return false
 	}

@@ -15,6 +15,7 @@ type population struct {
 	fit       []float64 // Tell's copy of the fitness values
 	idx       []int     // ranking: idx[k] is the k-th best candidate
 	sel       generation
+	part      partialBufs // TellSome's scratch space
 }
 
 func newPopulation(n int) population {
@@ -36,10 +37,12 @@ func (p *population) resize(lambda int, w, neg []float64) {
 		p.fit = make([]float64, lambda)
 		p.idx = make([]int, lambda)
 	}
+	p.part.resize(lambda)
 	p.lambda = lambda
 	p.z, p.y, p.x = p.z[:lambda*n], p.y[:lambda*n], p.x[:lambda*n]
 	p.xs, p.evalBuf, p.fit, p.idx = p.xs[:lambda], p.evalBuf[:lambda], p.fit[:lambda], p.idx[:lambda]
 	p.sel.z, p.sel.y, p.sel.idx, p.sel.weights, p.sel.negWeights = p.z, p.y, p.idx, w, neg
+	p.sel.pathScale = 1
 	for i := range p.xs {
 		p.xs[i] = p.x[i*n : i*n+n : i*n+n]
 	}

@@ -69,6 +69,12 @@ func activeCMu(n, muEff, c1 float64) float64 {
 // active update (see Params.NegWeights).
 func negativeWeights(lambda, mu, n int, muEff, c1, cmu float64) []float64 {
 	w := make([]float64, lambda-mu)
+	negativeWeightsInto(w, lambda, mu, n, muEff, c1, cmu)
+	return w
+}
+
+// negativeWeightsInto sets w (λ − μ of them) to the negative weights.
+func negativeWeightsInto(w []float64, lambda, mu, n int, muEff, c1, cmu float64) {
 	l := math.Log((float64(lambda) + 1) / 2)
 	var sum, sum2 float64
 	for k := range w {
@@ -77,7 +83,7 @@ func negativeWeights(lambda, mu, n int, muEff, c1, cmu float64) []float64 {
 		sum2 += w[k] * w[k]
 	}
 	if sum == 0 {
-		return w // λ = μ + 1 with odd λ: a single weight of 0
+		return // λ = μ + 1 with odd λ: a single weight of 0
 	}
 	muEffNeg := sum * sum / sum2
 	// At most 0 below: with c_μ = 1 − c1 the third bound is 0 and must
@@ -86,7 +92,6 @@ func negativeWeights(lambda, mu, n int, muEff, c1, cmu float64) []float64 {
 	for k := range w {
 		w[k] *= target / -sum
 	}
-	return w
 }
 
 // rankMuBlocks are the gathered k×n blocks [p; y_{1:λ}; …; y_{k−1:λ}] and

@@ -158,14 +158,24 @@ func selectionRates(_ *Config, p *Params) error {
 // logWeights returns the paper's recombination weights for μ parents:
 // w_i = (ln(μ+1) − ln i)/(μ ln(μ+1) − Σ_{j=1}^{μ} ln j).
 func logWeights(mu int) []float64 {
+	w := make([]float64, mu)
+	logWeightsInto(w)
+	return w
+}
+
+// logWeightsInto sets w to the weights for μ = len(w) parents and returns
+// μ_eff = 1/Σ w_i².
+func logWeightsInto(w []float64) (muEff float64) {
+	mu := len(w)
 	l := math.Log(float64(mu) + 1)
 	den := float64(mu) * l
 	for j := 1; j <= mu; j++ {
 		den -= math.Log(float64(j))
 	}
-	w := make([]float64, mu)
+	sw2 := 0.0
 	for i := range w {
 		w[i] = (l - math.Log(float64(i+1))) / den
+		sw2 += w[i] * w[i]
 	}
-	return w
+	return 1 / sw2
 }

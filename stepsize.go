@@ -59,9 +59,10 @@ func (st *stepSize) reset(sigma float64) {
 	clear(st.s)
 }
 
-// advance computes the new path from z_w.
-func (st *stepSize) advance(zw []float64) {
-	path(st.sNew, st.s, 1-st.cSigma, st.cs, zw)
+// advance computes the new path from z_w, its normalization times scale
+// (1 for a whole generation; see generation.pathScale).
+func (st *stepSize) advance(zw []float64, scale float64) {
+	path(st.sNew, st.s, 1-st.cSigma, st.cs*scale, zw)
 }
 
 // propose computes the new σ from the new path (advance) and reports
