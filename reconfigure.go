@@ -1,0 +1,82 @@
+package mmaes
+
+import (
+	"errors"
+	"reflect"
+)
+
+// ErrReconfigure is returned by Reconfigure for a change of a field that a
+// running optimizer cannot take (one that sizes its state or defines its
+// algorithm).
+var ErrReconfigure = errors.New("mmaes: Reconfigure: only the limits, the stop criteria, TargetF, MinStd, MaxStd, Workers and the observer can change")
+
+// SetLimits sets Config.MaxEvals and Config.MaxGenerations (0: no limit)
+// of a live, stopped or restored optimizer: see Reconfigure. A run stopped
+// by the evaluation or generation budget continues when the budget grows.
+func (o *Optimizer) SetLimits(maxEvals, maxGenerations int) error {
+	return o.Reconfigure(func(c *Config) { c.MaxEvals, c.MaxGenerations = maxEvals, maxGenerations })
+}
+
+// Reconfigure changes the settings of a live, stopped or restored
+// optimizer that do not size its state: edit receives a copy of the
+// Config and may change MaxEvals, MaxGenerations, TargetF, TolFun, TolX,
+// MaxCondition, FlatFitness, Hopeless, Endless, MinStd, MaxStd, Workers and
+// Observer; a change of any other field gives ErrReconfigure, an invalid
+// value the error New gives, and either changes nothing. A run that
+// stopped because of its budget (MaxEvalsReached, MaxGenerationsReached)
+// or its target (TargetReached) continues when the new settings no longer
+// stop it, exactly as if it had been configured so from the start (the
+// generation that stopped it was complete); other stops are final. The
+// new settings apply from the next Tell; a checkpoint stores them.
+func (o *Optimizer) Reconfigure(edit func(*Config)) error {
+	if o.dist == nil {
+		return ErrNotInitialized
+	}
+	old := o.Config()
+	c := o.Config()
+	edit(&c)
+	// Every field but the changeable ones must be as it was.
+	want := old
+	want.MaxEvals, want.MaxGenerations, want.TargetF = c.MaxEvals, c.MaxGenerations, c.TargetF
+	want.TolFun, want.TolX, want.MaxCondition = c.TolFun, c.TolX, c.MaxCondition
+	want.FlatFitness, want.Hopeless, want.Endless = c.FlatFitness, c.Hopeless, c.Endless
+	want.MinStd, want.MaxStd, want.Workers, want.Observer = c.MinStd, c.MaxStd, c.Workers, c.Observer
+	a, b := want, c
+	a.Observer, b.Observer = nil, nil
+	if !reflect.DeepEqual(a, b) {
+		return ErrReconfigure
+	}
+	for _, check := range []func(*Config, *Params) error{checkStops, checkStdBounds, checkWorkers} {
+		if err := check(&c, nil); err != nil {
+			return err
+		}
+	}
+	apply := func(dst *Config) {
+		dst.MaxEvals, dst.MaxGenerations, dst.TargetF = c.MaxEvals, c.MaxGenerations, c.TargetF
+		dst.TolFun, dst.TolX, dst.MaxCondition = c.TolFun, c.TolX, c.MaxCondition
+		dst.FlatFitness, dst.Hopeless, dst.Endless = c.FlatFitness, c.Hopeless, c.Endless
+		dst.MinStd, dst.MaxStd, dst.Workers, dst.Observer = c.MinStd, c.MaxStd, c.Workers, c.Observer
+	}
+	apply(&o.cfg)
+	if o.fix != nil {
+		apply(&o.fix.cfg)
+	}
+	// The current run's generation limit: Config.MaxGenerations, or a
+	// restart strategy's budget for the run where that is smaller.
+	r := &o.run
+	if r.maxGen == old.MaxGenerations {
+		r.maxGen = c.MaxGenerations
+	} else if c.MaxGenerations > 0 && (r.maxGen == 0 || c.MaxGenerations < r.maxGen) {
+		r.maxGen = c.MaxGenerations
+	}
+	switch o.reason {
+	case MaxEvalsReached, MaxGenerationsReached, TargetReached:
+		still := o.targetReached() ||
+			c.MaxEvals > 0 && o.evals >= c.MaxEvals ||
+			r.maxGen > 0 && r.gen >= r.maxGen
+		if !still {
+			o.reason = NotStopped
+		}
+	}
+	return nil
+}

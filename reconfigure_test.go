@@ -1,0 +1,125 @@
+package mmaes_test
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"github.com/mmaes-go/mmaes"
+)
+
+// runToStop runs o until it stops.
+func runToStop(t *testing.T, o *mmaes.Optimizer, f func([]float64) float64) {
+	t.Helper()
+	for o.Reason() == mmaes.NotStopped {
+		runGensAny(t, o, f, 1)
+	}
+}
+
+// TestSetLimitsContinue: a run stopped by its evaluation budget continues
+// when the budget grows, also from a checkpoint, and ends bit for bit as a
+// run given that budget from the start; likewise a run that reached its
+// target continues to a lower one.
+func TestSetLimitsContinue(t *testing.T) {
+	for _, restart := range []mmaes.Restart{mmaes.NoRestart, mmaes.BIPOP} {
+		cfg := startConfig(8, mmaes.MMA, 6)
+		cfg.Restart, cfg.TargetF, cfg.MaxEvals = restart, 1e-10, 40000
+		whole := mustNew(t, cfg)
+		runToStop(t, whole, ellipsoid)
+		if whole.Reason() != mmaes.TargetReached || whole.Evals() <= 3000 {
+			t.Fatalf("%v: the whole run ended %v after %d evaluations", restart, whole.Reason(), whole.Evals())
+		}
+
+		short := cfg
+		short.MaxEvals = 3000
+		o := mustNew(t, short)
+		runToStop(t, o, ellipsoid)
+		if o.Reason() != mmaes.MaxEvalsReached {
+			t.Fatalf("%v: stopped by %v", restart, o.Reason())
+		}
+		b := state(t, o)
+		if err := o.SetLimits(40000, cfg.MaxGenerations); err != nil {
+			t.Fatal(err)
+		}
+		if o.Reason() != mmaes.NotStopped {
+			t.Fatalf("%v: still stopped (%v) after the budget grew", restart, o.Reason())
+		}
+		runToStop(t, o, ellipsoid)
+		if !bytes.Equal(state(t, o), state(t, whole)) {
+			t.Errorf("%v: the continued run differs from the run with the larger budget", restart)
+		}
+		var r mmaes.Optimizer
+		if err := r.UnmarshalBinary(b); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.SetLimits(40000, cfg.MaxGenerations); err != nil {
+			t.Fatal(err)
+		}
+		runToStop(t, &r, ellipsoid)
+		if !bytes.Equal(state(t, &r), state(t, whole)) {
+			t.Errorf("%v: the restored and continued run differs", restart)
+		}
+	}
+	// A lower target.
+	cfg := startConfig(6, mmaes.ECMA, 3)
+	cfg.TargetF = 1e-12
+	whole := mustNew(t, cfg)
+	runToStop(t, whole, sphere)
+	cfg.TargetF = 1e-3
+	o := mustNew(t, cfg)
+	runToStop(t, o, sphere)
+	if err := o.Reconfigure(func(c *mmaes.Config) { c.TargetF = 1e-12 }); err != nil || o.Reason() != mmaes.NotStopped {
+		t.Fatalf("lower target: %v, %v", err, o.Reason())
+	}
+	runToStop(t, o, sphere)
+	if !bytes.Equal(state(t, o), state(t, whole)) || o.Reason() != mmaes.TargetReached {
+		t.Errorf("the run continued to a lower target differs (%v)", o.Reason())
+	}
+}
+
+// TestReconfigure: the changeable fields change (also on a live run), the
+// others are refused with ErrReconfigure and bad values with a
+// ConfigError, both changing nothing; a stop that is not a budget stays.
+func TestReconfigure(t *testing.T) {
+	cfg := startConfig(4, mmaes.MMA, 1)
+	cfg.Fixed = map[int]float64{2: 0.5}
+	o := mustNew(t, cfg)
+	runGens(t, o, sphere, 5)
+	before := state(t, o)
+	for name, edit := range map[string]func(*mmaes.Config){
+		"Dim":    func(c *mmaes.Config) { c.Dim = 5 },
+		"Update": func(c *mmaes.Config) { c.Update = mmaes.ECMA },
+		"Lambda": func(c *mmaes.Config) { c.Lambda = 20 },
+		"Fixed":  func(c *mmaes.Config) { c.Fixed[2] = 1 },
+		"Seed":   func(c *mmaes.Config) { c.Seed = 9 },
+		"Noise":  func(c *mmaes.Config) { c.Noise = true },
+	} {
+		if err := o.Reconfigure(edit); !errors.Is(err, mmaes.ErrReconfigure) {
+			t.Errorf("%s: %v, want ErrReconfigure", name, err)
+		}
+	}
+	var ce *mmaes.ConfigError
+	if err := o.Reconfigure(func(c *mmaes.Config) { c.TolFun = -1 }); !errors.As(err, &ce) || ce.Field != "TolFun" {
+		t.Errorf("TolFun -1: %v", err)
+	}
+	if err := o.Reconfigure(func(c *mmaes.Config) { c.MinStd, c.MaxStd = 2, 1 }); !errors.As(err, &ce) {
+		t.Errorf("MinStd > MaxStd: %v", err)
+	}
+	if !bytes.Equal(state(t, o), before) {
+		t.Fatal("a refused Reconfigure changed the optimizer")
+	}
+	if err := o.Reconfigure(func(c *mmaes.Config) { c.Workers, c.TolX, c.MaxEvals = 3, 1e-6, 1000 }); err != nil {
+		t.Fatal(err)
+	}
+	if c := o.Config(); c.Workers != 3 || c.TolX != 1e-6 || c.MaxEvals != 1000 || c.Dim != 4 || c.Fixed[2] != 0.5 {
+		t.Errorf("Config after Reconfigure: %+v", c)
+	}
+	// TolX is not a budget: the run stays stopped.
+	cfg = startConfig(3, mmaes.MMA, 2)
+	o = mustNew(t, cfg)
+	runToStop(t, o, sphere)
+	r := o.Reason()
+	if err := o.SetLimits(1<<30, 0); err != nil || o.Reason() != r {
+		t.Errorf("after %v, SetLimits: %v, reason %v", r, err, o.Reason())
+	}
+}
