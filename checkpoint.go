@@ -289,6 +289,7 @@ func decodeBody(body []byte, version uint32, size int) (*Optimizer, error) {
 	if err := o.checkRestored(); err != nil {
 		return nil, err
 	}
+	o.startBoard()
 	return o, nil
 }
 

@@ -256,5 +256,6 @@ func decodeV3(data []byte, version uint32) (*Optimizer, error) {
 	if err := o.src.UnmarshalBinary(d.b); err != nil {
 		return nil, ckErr("generator state: %v", err)
 	}
+	o.startBoard()
 	return o, nil
 }

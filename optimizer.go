@@ -29,6 +29,7 @@ type Optimizer struct {
 	fix     *fixedCoords   // nil without fixed coordinates
 	margin  *integerMargin // nil without integer coordinates
 	noise   *noiseAdapt    // nil without Config.Noise
+	board   *statusBoard   // the status published for other goroutines
 
 	gen, evals int
 	reason     Reason
@@ -60,6 +61,7 @@ func (o *Optimizer) Ask() [][]float64 {
 			}
 			if r != NotStopped {
 				o.reason = r
+				o.publish()
 				return nil
 			}
 		}
@@ -185,6 +187,7 @@ func (o *Optimizer) tellRanked(k, valid int) error {
 	if o.update() {
 		c := &o.cfg
 		h := o.dist.inspect(o.gen, c.MinStd > 0 || c.MaxStd > 0 || o.margin != nil)
+		o.noteScan(h)
 		if !h.broken {
 			o.step.bound(c.MinStd, c.MaxStd, h.minRow, h.maxRow)
 			if o.margin != nil {
@@ -242,6 +245,7 @@ func (o *Optimizer) stop(r Reason) {
 		r = o.restart(r)
 	}
 	o.reason = r
+	o.publish()
 	if o.cfg.Observer != nil {
 		o.cfg.Observer(o)
 	}

@@ -78,5 +78,6 @@ func (o *Optimizer) Reconfigure(edit func(*Config)) error {
 			o.reason = NotStopped
 		}
 	}
+	o.publish()
 	return nil
 }

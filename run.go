@@ -21,6 +21,7 @@ func New(cfg Config) (*Optimizer, error) {
 	o.startRun(cfg.Sigma, 0)
 	copy(o.best.x, o.m)
 	o.best.f = math.NaN()
+	o.startBoard()
 	return o, nil
 }
 

@@ -1,0 +1,76 @@
+package mmaes_test
+
+import (
+	"math"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/mmaes-go/mmaes"
+)
+
+// TestStatus: a goroutine reads the status while another runs Optimize
+// (with workers, restarts and a fixed coordinate): the counters never go
+// back, the best value never rises, the vectors are full length, and the
+// last status is the Result. Reading allocates nothing. Under -race this
+// also checks the locking.
+func TestStatus(t *testing.T) {
+	cfg := startConfig(5, mmaes.MMA, 4)
+	cfg.Restart, cfg.MaxEvals, cfg.Workers = mmaes.IPOP, 20000, 2
+	cfg.Fixed = map[int]float64{1: 0.5}
+	o := mustNew(t, cfg)
+	var st mmaes.Status
+	o.Status(&st)
+	if st.Generation != 0 || !math.IsNaN(st.BestF) || len(st.Mean) != 5 || st.Mean[1] != 0.5 ||
+		math.Abs(st.StdMin-cfg.Sigma) > 1e-15*cfg.Sigma || st.StdMax != st.StdMin {
+		t.Fatalf("status at the start: %+v", st)
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	reads := 0
+	go func() {
+		defer wg.Done()
+		var s mmaes.Status
+		lastGen, lastBest := 0, math.Inf(1)
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			o.Status(&s)
+			reads++
+			if s.Generation < lastGen || s.BestF > lastBest || len(s.BestX) != 5 || s.BestX[1] != 0.5 || !(s.StdMin <= s.StdMax) {
+				t.Errorf("status %+v after generation %d, best %v", s, lastGen, lastBest)
+				return
+			}
+			lastGen = s.Generation
+			if !math.IsNaN(s.BestF) {
+				lastBest = s.BestF
+			}
+		}
+	}()
+	res, err := o.Optimize(t.Context(), rastrigin)
+	close(done)
+	wg.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Status(&st)
+	if st.Generation != res.Generations || st.Evals != res.Evals || st.BestF != res.F || st.Reason != res.Reason ||
+		st.Restarts != res.Restarts || !slices.Equal(st.BestX, res.X) || !slices.Equal(st.Mean, res.Mean) || st.Lambda != o.Lambda() {
+		t.Errorf("last status %+v, result %+v", st, res)
+	}
+	if reads == 0 {
+		t.Error("the reader never ran")
+	}
+	if a := testing.AllocsPerRun(20, func() { o.Status(&st) }); a != 0 {
+		t.Errorf("Status allocates %v times", a)
+	}
+	var zero mmaes.Optimizer
+	zero.Status(&st)
+	if !math.IsNaN(st.BestF) || st.Generation != 0 {
+		t.Errorf("status of an uninitialized optimizer: %+v", st)
+	}
+}
