@@ -37,6 +37,10 @@ import (
 //	margin:  d, the scaling of each integer coordinate's deviation (with
 //	         Integer only)
 //	noise:   η_m, η_Σ, V_m, V_Σ, E_m (n), E_Σ (n²) (with Noise only)
+//	inject:  the number of waiting injected coordinates and the points
+//	         (full length each), the number of injected candidates of the
+//	         pending generation, their points and the clipped parts of
+//	         their steps
 //	distribution (full matrix): s, the row bounds of A and A_inv, p, v,
 //	         Ã (n²), A_inv (n², Cholesky only)
 //	population: Z, Y (λ·n each), the pending steps if asked (the
@@ -125,6 +129,7 @@ func (o *Optimizer) encode(e *encoder) {
 	if o.noise != nil {
 		o.noise.encode(e)
 	}
+	o.inj.encode(e, o.cfg.Dim)
 	o.dist.encode(e)
 	o.pop.encode(e)
 	o.src.encode(e)
@@ -247,7 +252,7 @@ func decodeBody(body []byte, version uint32, size int) (*Optimizer, error) {
 	if err := o.best.decode(d, o.box); err != nil {
 		return nil, err
 	}
-	if o.margin != nil && !o.margin.holds(o.best.x) {
+	if o.margin != nil && o.best.ok && !o.margin.holds(o.best.x) {
 		return nil, ckErr("best point not integral in its integer coordinates")
 	}
 	if err := o.hist.decode(d); err != nil {
@@ -272,6 +277,16 @@ func decodeBody(body []byte, version uint32, size int) (*Optimizer, error) {
 		if err := o.noise.decode(d); err != nil {
 			return nil, err
 		}
+	}
+	if d.version >= 6 {
+		inj, err := decodeInjection(d, o.Dim(), n, lam)
+		if err != nil {
+			return nil, err
+		}
+		if inj != nil && inj.count > 0 && !asked {
+			return nil, ckErr("injected candidates without a pending generation")
+		}
+		o.inj = inj
 	}
 	if err := o.dist.decode(d, live); err != nil {
 		return nil, err

@@ -83,6 +83,9 @@ type distribution interface {
 	// generation gen (the count of all generations so far); exact asks
 	// for the exact row norms this generation.
 	inspect(gen int, exact bool) health
+	// solve sets z = A⁻¹·y (for injected points) and reports whether A
+	// was regular; it may allocate on its first call.
+	solve(z, y []float64) bool
 	// stdDevs sets dst[i] = ‖A_i‖, the standard deviation of coordinate i
 	// relative to σ (len(dst) = n). It applies a pending update.
 	stdDevs(dst []float64)

@@ -66,6 +66,7 @@ type fullMatrix struct {
 	work  []float64
 	rk    rankMuBlocks
 	view  []float64
+	lu    []float64 // solve's copy of Ã (allocated on its first call)
 }
 
 // newFullMatrix allocates a full-matrix distribution of dimension n; its
@@ -442,4 +443,49 @@ func invCoef(c1, normU float64) (alpha, beta float64) {
 	r := math.Sqrt(1 + x)
 	sq := math.Sqrt(1 - c1)
 	return 1 / sq, -c1 / ((1 - c1) * sq * r * (r + 1))
+}
+
+// solve sets z to A⁻¹·y by Gaussian elimination with partial pivoting on
+// a copy of A (n² floats, allocated on the first call) and reports whether
+// A was regular to working precision.
+func (d *fullMatrix) solve(z, y []float64) bool {
+	n := d.n
+	d.flush()
+	if len(d.lu) != n*n {
+		d.lu = make([]float64, n*n)
+	}
+	lu := d.lu
+	copy(lu, d.a)
+	copy(z, y)
+	for c := 0; c < n; c++ {
+		p, big := c, math.Abs(lu[c*n+c])
+		for r := c + 1; r < n; r++ {
+			if v := math.Abs(lu[r*n+c]); v > big {
+				p, big = r, v
+			}
+		}
+		if !(big > 0) {
+			return false
+		}
+		if p != c {
+			for k := c; k < n; k++ {
+				lu[c*n+k], lu[p*n+k] = lu[p*n+k], lu[c*n+k]
+			}
+			z[c], z[p] = z[p], z[c]
+		}
+		for r := c + 1; r < n; r++ {
+			f := lu[r*n+c] / lu[c*n+c]
+			if f != 0 {
+				kernel.Axpy(-f, lu[c*n+c+1:c*n+n], lu[r*n+c+1:r*n+n])
+				z[r] -= f * z[c]
+			}
+		}
+	}
+	for c := n - 1; c >= 0; c-- {
+		s := z[c] - kernel.Dot(lu[c*n+c+1:c*n+n], z[c+1:])
+		z[c] = s / lu[c*n+c]
+	}
+	// A = s·Ã: A⁻¹·y = Ã⁻¹·y / s.
+	kernel.Scale(1/d.scale, z)
+	return true
 }

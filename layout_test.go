@@ -106,6 +106,8 @@ func ckLayout(t testing.TB, o *mmaes.Optimizer) map[string]int {
 		vec("noise.em", n)
 		vec("noise.es", n*n)
 	}
+	word("inject.queued") // no injection in the layout's optimizers
+	word("inject.count")
 	word("scale")
 	word("rowA")
 	word("rowAInv")

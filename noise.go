@@ -133,6 +133,9 @@ func (o *Optimizer) adaptRates() bool {
 	o.dist.scaleProposal(g.etaS)
 	copy(o.mNew, o.m)
 	kernel.Axpy(g.etaM*o.step.sigma, p.sel.yw, o.mNew)
+	if o.inj != nil && o.inj.count > 0 {
+		o.inj.meanShift(o.mNew, g.etaM*o.step.sigma, &p.sel, p.n)
+	}
 	return o.step.scaleProposal(g.etaS, etaM/g.etaM)
 }
 

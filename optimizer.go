@@ -30,6 +30,7 @@ type Optimizer struct {
 	margin  *integerMargin // nil without integer coordinates
 	noise   *noiseAdapt    // nil without Config.Noise
 	board   *statusBoard   // the status published for other goroutines
+	inj     *injection     // nil before the first Inject
 
 	gen, evals int
 	reason     Reason
@@ -80,6 +81,9 @@ func (o *Optimizer) sample() bool {
 	p := &o.pop
 	fillNormal(o.src, p.z)
 	o.dist.sample(p.y, p.z, p.lambda)
+	if o.inj != nil {
+		o.applyInjections()
+	}
 	return o.placeCandidates()
 }
 
@@ -102,6 +106,9 @@ func (o *Optimizer) placeCandidates() bool {
 	if o.margin != nil {
 		o.margin.encode(p.x, p.n, p.lambda)
 	}
+	if o.inj != nil {
+		copy(p.x, o.inj.x[:o.inj.count*p.n]) // the injected points, as given
+	}
 	if o.fix != nil {
 		o.fix.place(p.x, p.lambda)
 	}
@@ -112,6 +119,10 @@ func (o *Optimizer) placeCandidates() bool {
 // generation, mapped into the box: the bits sample gave it.
 func (o *Optimizer) candidate(dst []float64, i int) {
 	n := o.pop.n
+	if o.inj != nil && i < o.inj.count {
+		copy(dst, o.inj.x[i*n:i*n+n])
+		return
+	}
 	y := o.pop.y[i*n : i*n+n]
 	kernel.AxpByTo(dst, o.step.sigma, y, 1, o.m)
 	if o.margin != nil {
@@ -219,6 +230,9 @@ func (o *Optimizer) update() bool {
 	p.recombine()
 	copy(o.mNew, o.m)
 	kernel.Axpy(o.step.sigma, p.sel.yw, o.mNew)
+	if o.inj != nil && o.inj.count > 0 {
+		o.inj.meanShift(o.mNew, o.step.sigma, &p.sel, p.n)
+	}
 	// Every path first, then their norms: a norm read right after its
 	// path was written waits for the stores (at small n that was a tenth
 	// of a generation).

@@ -1,0 +1,182 @@
+package mmaes
+
+import (
+	"errors"
+	"math"
+
+	"github.com/mmaes-go/mmaes/kernel"
+)
+
+// Injected points (Inject) take the place of sampled candidates, as pycma's
+// inject does (Hansen, "Injecting External Solutions Into CMA-ES", 2011):
+// the point x is evaluated as given (clamped into the box, integers
+// rounded), and the update uses its step in the distribution's coordinates,
+// y = (x − m)/σ and z = A⁻¹·y (solved on a copy of A), with the step's
+// length clipped to c_y = √n + 2n/(n+2) in the metric of the distribution
+// (‖z‖ ≤ c_y, y scaled alike) for the paths, A and σ: a far point pulls
+// them no harder than a typical good step. The mean takes the injected
+// step whole when the point is selected (its weight times the part the
+// clip removed is added back): a good point far away moves the mean
+// there, which is what injecting it is for, while a bad one is not
+// selected.
+
+// ErrInject is returned by Inject for a point that is not finite.
+var ErrInject = errors.New("mmaes: Inject: a coordinate is not finite")
+
+// injection holds the points waiting for a generation and the injected
+// candidates of the pending one.
+type injection struct {
+	queue   []float64 // waiting points, Dim each (full length), oldest first
+	x       []float64 // the pending generation's injected candidates (searched coordinates)
+	dy      []float64 // for each, the part of its step y the clip removed
+	count   int       // the first count candidates of the pending generation are injected
+	u, y, z []float64 // scratch, searched coordinates
+}
+
+// Inject queues x (length Dim) to take the place of a candidate in the
+// next generation that is sampled (with several points, the first
+// candidates in the order injected; more than λ wait for the generations
+// after). Its value is evaluated at x itself (clamped into the bounds,
+// integer coordinates rounded, fixed ones set); the update uses its step
+// clipped to a typical length (see the package doc), so that an outlier
+// cannot wreck the distribution. It returns ErrLength for a wrong length,
+// ErrInject for a coordinate that is not finite. The first call allocates
+// scratch space (A's size, for the step's solve).
+func (o *Optimizer) Inject(x []float64) error {
+	switch {
+	case o.dist == nil:
+		return ErrNotInitialized
+	case len(x) != o.Dim():
+		return ErrLength
+	case !allFinite(x):
+		return ErrInject
+	}
+	if o.inj == nil {
+		o.inj = &injection{}
+	}
+	o.inj.queue = append(o.inj.queue, x...)
+	return nil
+}
+
+// applyInjections replaces the first sampled candidates (their z and y)
+// by waiting points, and records their evaluated points.
+func (o *Optimizer) applyInjections() {
+	g := o.inj
+	g.count = 0
+	full, n, p := o.Dim(), o.cfg.Dim, &o.pop
+	k := min(len(g.queue)/full, p.lambda)
+	if k == 0 {
+		return
+	}
+	if len(g.u) < n {
+		g.u, g.y, g.z = make([]float64, n), make([]float64, n), make([]float64, n)
+	}
+	if len(g.x) < k*n {
+		g.x = make([]float64, max(k, p.lambda)*n)
+		g.dy = make([]float64, max(k, p.lambda)*n)
+	}
+	clip := math.Sqrt(float64(n)) + 2*float64(n)/float64(n+2)
+	for j := range k {
+		w := g.queue[j*full : j*full+full]
+		u := g.u
+		if o.fix != nil {
+			for c, i := range o.fix.free {
+				u[c] = w[i]
+			}
+		} else {
+			copy(u, w)
+		}
+		for i := range u {
+			u[i] = min(bound(o.cfg.Upper, i, 1), max(bound(o.cfg.Lower, i, -1), u[i]))
+		}
+		if o.margin != nil {
+			o.margin.encode(u, n, 1)
+		}
+		y := g.y
+		kernel.AxpByTo(y, 1/o.step.sigma, u, -1/o.step.sigma, o.m)
+		if o.margin != nil {
+			for c, i := range o.margin.idx {
+				y[i] /= o.margin.d[c]
+			}
+		}
+		z := g.z
+		if !o.dist.solve(z, y) || !allFinite(z) {
+			continue // A is singular here: the point is dropped
+		}
+		c := g.count
+		dy := g.dy[c*n : c*n+n]
+		clear(dy)
+		if nz := kernel.Norm(z); nz > clip {
+			f := clip / nz
+			kernel.Scale(f, z)
+			kernel.AxpByTo(dy, 1-f, y, 0, dy)
+			kernel.Scale(f, y)
+		}
+		copy(p.z[c*n:c*n+n], z)
+		copy(p.y[c*n:c*n+n], y)
+		copy(g.x[c*n:c*n+n], u)
+		g.count++
+	}
+	g.queue = g.queue[:copy(g.queue, g.queue[k*full:])]
+}
+
+// meanShift adds to the new mean m the parts of the selected injected
+// candidates' steps that the clip removed, at their weights.
+func (g *injection) meanShift(m []float64, sigma float64, s *generation, n int) {
+	for r, i := range s.idx[:len(s.weights)] {
+		if i < g.count {
+			kernel.Axpy(sigma*s.weights[r], g.dy[i*n:i*n+n], m)
+		}
+	}
+}
+
+func (g *injection) encode(e *encoder, n int) {
+	if g == nil {
+		e.int(0)
+		e.int(0)
+		return
+	}
+	e.int(len(g.queue))
+	e.floats(g.queue)
+	e.int(g.count)
+	e.floats(g.x[:g.count*n])
+	e.floats(g.dy[:g.count*n])
+}
+
+// decodeInjection reads the injections of a checkpoint (nil when none):
+// full-length waiting points and the pending generation's injected
+// candidates, which must be finite and at most λ.
+func decodeInjection(d *decoder, full, n, lambda int) (*injection, error) {
+	q := d.int()
+	if d.err != nil {
+		return nil, d.err
+	}
+	if q < 0 || q%full != 0 || !d.holds(float64(q)) {
+		return nil, ckErr("%d injected coordinates", q)
+	}
+	queue := d.newFloats(q)
+	count := d.int()
+	if d.err != nil {
+		return nil, d.err
+	}
+	if count < 0 || count > lambda || !d.holds(float64(count*n)) {
+		return nil, ckErr("%d injected candidates for λ = %d", count, lambda)
+	}
+	if !d.holds(float64(2 * count * n)) {
+		return nil, ckErr("truncated injected candidates")
+	}
+	x := d.newFloats(count * n)
+	dy := d.newFloats(count * n)
+	if d.err != nil {
+		return nil, d.err
+	}
+	if !allFinite(queue) || !allFinite(x) || !allFinite(dy) {
+		return nil, ckErr("injected point not finite")
+	}
+	if q == 0 && count == 0 {
+		return nil, nil
+	}
+	g := &injection{queue: queue, x: x, dy: dy, count: count}
+	g.u, g.y, g.z = make([]float64, n), make([]float64, n), make([]float64, n)
+	return g, nil
+}
