@@ -45,6 +45,8 @@ func FuzzOptimizer(f *testing.F) {
 	f.Add(uint8(4), 0.01, uint64(0b1111<<16|12), uint8(1), []byte{9, 10}, uint8(0b00001011))
 	f.Add(uint8(7), 1.0, uint64(0b10000<<16|14), uint8(0), []byte{10, 9, 9}, uint8(0b00000011))
 	f.Add(uint8(5), 3.0, uint64(0b11111<<16|16), uint8(2), []byte{9}, uint8(0b01001000))
+	f.Add(uint8(6), 1.0, uint64(0b100000<<16|18), uint8(0), []byte{10, 9, 3, 0}, uint8(0b00001011))
+	f.Add(uint8(4), 2.0, uint64(0b111111<<16|20), uint8(2), []byte{10, 1, 9}, uint8(0b00001101))
 	f.Fuzz(func(t *testing.T, dim uint8, sigma float64, seed uint64, upd uint8, stream []byte, feat uint8) {
 		n := int(dim)%48 + 1
 		cfg := mmaes.DefaultConfig(n)
@@ -196,7 +198,23 @@ func FuzzOptimizer(f *testing.F) {
 			inside(res.X)
 			return
 		}
+		// Seed bit 21: points injected (from the stream's values, far,
+		// NaN) and partial generations (TellSome with every other
+		// candidate).
+		inject := seed>>21&1 != 0
 		for g := 0; g < 80; g++ {
+			if inject && g%3 == 0 {
+				p := make([]float64, n)
+				for i := range p {
+					p[i] = next(p)
+					if math.IsNaN(p[i]) || math.IsInf(p[i], 0) {
+						p[i] = float64(g) * 1e6
+					}
+				}
+				if err := o.Inject(p); err != nil && o.Reason() == mmaes.NotStopped {
+					t.Fatalf("Inject(%v): %v", p, err)
+				}
+			}
 			xs := o.Ask()
 			if xs == nil {
 				break
@@ -206,7 +224,16 @@ func FuzzOptimizer(f *testing.F) {
 				inside(x)
 				fit[i] = next(x)
 			}
-			if err := o.Tell(fit); err != nil {
+			if inject && g%2 == 1 {
+				var idx []int
+				var part []float64
+				for i := 0; i < len(xs); i += 2 {
+					idx, part = append(idx, i), append(part, fit[i])
+				}
+				if err := o.TellSome(idx, part); err != nil {
+					t.Fatalf("TellSome after Ask: %v", err)
+				}
+			} else if err := o.Tell(fit); err != nil {
 				t.Fatalf("Tell after Ask: %v", err)
 			}
 			check(t, o)
