@@ -74,6 +74,16 @@
 //     Optimizer.StdDevs returns (ExampleConfig_knobs), and Config.Noise
 //     adapts the learning rates to a noisy objective (LRA-CMA-ES), whose
 //     answer is Result.Mean.
+//   - For a service: Optimizer.TellSome ends a generation with the results
+//     that arrived (ranked as a population of k: μ' = max(1, k·μ/λ)
+//     parents with the log weights for μ', the paths' normalization with
+//     μ'_eff; only the k count as evaluations; Example_asyncTellSome),
+//     Optimizer.Inject has a known point tried in the next generation (its
+//     step clipped to √n + 2n/(n+2) in the distribution's metric for the
+//     paths, A and σ, taken whole by the mean when selected),
+//     Optimizer.SetLimits and Optimizer.Reconfigure change the budget and
+//     the stop criteria of a live or restored optimizer, and
+//     Optimizer.Status is a snapshot other goroutines may read.
 //
 // # Use
 //
