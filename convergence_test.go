@@ -90,7 +90,7 @@ func convDescribe(fn string, n int, update string, seed uint64, res mmaes.Result
 		fn, n, update, seed, res.F, res.Evals, res.Generations, res.Reason)
 }
 
-// TestConvergence is the convergence test of issue 3: the paper's set-up ("Experimental
+// TestConvergence is the convergence test: the paper's set-up ("Experimental
 // Studies": m0 uniform in [−10, 10]^n, σ0 = 20/3) on each of its ten test
 // functions, for each update rule, n = 2, 4, 8, 16 and five seeds per case,
 // with the optimizer's default stops (DefaultConfig) plus the target and the

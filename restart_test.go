@@ -271,7 +271,7 @@ func TestRestartAllocs(t *testing.T) {
 	}
 }
 
-// rastriginStart is the set-up: x0 uniform in [−5, 5]^10 (its own
+// rastriginStart is the restart set-up: x0 uniform in [−5, 5]^10 (its own
 // generator, seeded by seed), σ0 = 2, target 1e-8, budget 10⁶ evaluations.
 func rastriginStart(seed uint64, r mmaes.Restart, rankMu bool) mmaes.Config {
 	const n = 10
@@ -287,7 +287,7 @@ func rastriginStart(seed uint64, r mmaes.Restart, rankMu bool) mmaes.Config {
 	return cfg
 }
 
-// TestRastrigin is the goal: IPOP and BIPOP (with rank-μ) reach
+// TestRastrigin: IPOP and BIPOP (with rank-μ) reach
 // f ≤ 1e-8 on Rastrigin at n = 10 within 10⁶ evaluations on at least 5 of 7
 // seeds, where single runs (with and without rank-μ) mostly fail (at most 2
 // of 7). IPOP and BIPOP without rank-μ are run for the record. About two
