@@ -67,6 +67,10 @@ type fullMatrix struct {
 	rk    rankMuBlocks
 	view  []float64
 	lu    []float64 // solve's copy of Ã (allocated on its first call)
+
+	// scanned says norms holds the row norms of Ã from a scan made since
+	// the last change of A (stdDevs then reads them instead of A).
+	scanned bool
 }
 
 // newFullMatrix allocates a full-matrix distribution of dimension n; its
@@ -159,6 +163,7 @@ func (d *fullMatrix) setParams(par *Params, lambda int) {
 
 func (d *fullMatrix) reset() {
 	n := d.n
+	d.scanned = false
 	d.pend = false
 	d.scale = 1
 	clear(d.a)
@@ -285,6 +290,7 @@ func (d *fullMatrix) scaleProposal(eta float64) {
 // commit makes the proposed paths current and records the update of A (or,
 // with rank-μ, applies it), applies the update of A_inv, and rebalances.
 func (d *fullMatrix) commit(g *generation) int {
+	d.scanned = false
 	if d.rule == Cholesky {
 		kernel.ScaleAddOuter(d.ainv, d.n, d.invAlpha, d.invBeta, d.u, d.w)
 		d.rowAInv = (d.invAlpha*d.rowAInv + math.Abs(d.invBeta)*maxAbs(d.u)*d.normW) * boundSlack
@@ -378,7 +384,7 @@ func (d *fullMatrix) encode(e *encoder) {
 }
 
 func (d *fullMatrix) decode(r *decoder, live bool) error {
-	d.pend = false
+	d.pend, d.scanned = false, false
 	d.scale = r.f64()
 	d.rowA, d.rowAInv = r.f64(), r.f64()
 	r.floats(d.p)

@@ -168,10 +168,7 @@ func (o *Optimizer) tell(fitness []float64) error {
 // point, the update, the stops.
 func (o *Optimizer) tellRanked(k, valid int) error {
 	p := &o.pop
-	o.asked = false
-	o.gen++
-	o.run.gen++
-	o.evals += k
+	o.endGeneration(k)
 
 	if valid == 0 {
 		fired := o.globalStops()
@@ -185,12 +182,7 @@ func (o *Optimizer) tellRanked(k, valid int) error {
 	if genWorst != genBest {
 		genRange = genWorst - genBest
 	}
-	if o.best.improves(genBest) {
-		// The evaluated point, computed again from its step (the bits of
-		// sample): the caller may have written into Ask's views.
-		o.candidate(o.best.x, idx[0])
-		o.best.f, o.best.ok = genBest, true
-	}
+	o.recordBest(genBest, idx[0])
 	o.hist.push(genBest)
 	o.watch.observe(o.run.gen, p.fit, idx, valid)
 
@@ -212,6 +204,25 @@ func (o *Optimizer) tellRanked(k, valid int) error {
 	}
 	o.stop(fired.winner())
 	return nil
+}
+
+// endGeneration counts a told generation of k values; no candidate is
+// pending any more.
+func (o *Optimizer) endGeneration(k int) {
+	o.asked = false
+	o.gen++
+	o.run.gen++
+	o.evals += k
+}
+
+// recordBest makes candidate i, of value f, the best point if it is better.
+func (o *Optimizer) recordBest(f float64, i int) {
+	if o.best.improves(f) {
+		// The evaluated point, computed again from its step (the bits of
+		// sample): the caller may have written into Ask's views.
+		o.candidate(o.best.x, i)
+		o.best.f, o.best.ok = f, true
+	}
 }
 
 // update applies one generation's update after ranking (Algorithm 1, lines

@@ -76,16 +76,9 @@ func (o *Optimizer) TellSome(indices []int, fitness []float64) error {
 		// best point, but the distribution does not move (an update from
 		// a single unranked step is noise: with 90 % of the results
 		// missing, such generations shrank σ until TolX).
-		i := indices[0]
-		o.asked = false
-		o.gen++
-		o.run.gen++
-		o.evals++
-		p.fit[i] = fitness[0]
-		if o.best.improves(fitness[0]) {
-			o.candidate(o.best.x, i)
-			o.best.f, o.best.ok = fitness[0], true
-		}
+		o.endGeneration(1)
+		p.fit[indices[0]] = fitness[0]
+		o.recordBest(fitness[0], indices[0])
 		o.stop(o.globalStops().winner())
 		return nil
 	}

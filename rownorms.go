@@ -66,15 +66,22 @@ func (d *fullMatrix) scanA() (minRow float64) {
 		d.pend = false
 	}
 	d.rowA, minRow = extremes(d.norms)
+	d.scanned = true
 	// The norms of Ã's rows, times s.
 	d.rowA *= d.scale
 	return minRow * d.scale
 }
 
-// stdDevs sets dst to the row norms of A.
+// stdDevs sets dst to the row norms of A: those of the last scan when A
+// has not changed since (the integer margin reads them every generation,
+// right after the stop tests' scan), else a pass over A.
 func (d *fullMatrix) stdDevs(dst []float64) {
-	d.flush()
-	rowNormsTo(dst, d.a, d.n)
+	if d.scanned {
+		copy(dst, d.norms)
+	} else {
+		d.flush()
+		rowNormsTo(dst, d.a, d.n)
+	}
 	if d.scale != 1 {
 		kernel.Scale(d.scale, dst)
 	}
