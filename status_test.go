@@ -25,7 +25,7 @@ func TestStatus(t *testing.T) {
 		math.Abs(st.StdMin-cfg.Sigma) > 1e-15*cfg.Sigma || st.StdMax != st.StdMin {
 		t.Fatalf("status at the start: %+v", st)
 	}
-	done := make(chan struct{})
+	done, started := make(chan struct{}), make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	reads := 0
@@ -41,6 +41,9 @@ func TestStatus(t *testing.T) {
 			}
 			o.Status(&s)
 			reads++
+			if reads == 1 {
+				close(started) // the run starts once the reader runs
+			}
 			if s.Generation < lastGen || s.BestF > lastBest || len(s.BestX) != 5 || s.BestX[1] != 0.5 || !(s.StdMin <= s.StdMax) {
 				t.Errorf("status %+v after generation %d, best %v", s, lastGen, lastBest)
 				return
@@ -51,6 +54,7 @@ func TestStatus(t *testing.T) {
 			}
 		}
 	}()
+	<-started
 	res, err := o.Optimize(t.Context(), rastrigin)
 	close(done)
 	wg.Wait()
