@@ -7,7 +7,7 @@ import (
 	"math"
 )
 
-// Checkpoint format, version 6. Every part of the optimizer encodes its own
+// Checkpoint format, version 7. Every part of the optimizer encodes its own
 // fields, in this order; integers are little-endian uint64 (booleans 0 or
 // 1), floats their IEEE-754 bits as uint64, vectors their elements:
 //
@@ -40,7 +40,7 @@ import (
 //	inject:  the number of waiting injected coordinates and the points
 //	         (full length each), the number of injected candidates of the
 //	         pending generation, their points and the clipped parts of
-//	         their steps
+//	         their steps, whether a leader waits (flag) and its point (n)
 //	distribution (full matrix): s, the row bounds of A and A_inv, p, v,
 //	         Ã (n²), A_inv (n², Cholesky only)
 //	population: Z, Y (λ·n each), the pending steps if asked (the
@@ -51,7 +51,8 @@ import (
 //
 // The Params are stored, not recomputed, because math.Log may round
 // differently on another machine. With Fixed, the parts after the Config
-// are those of the free coordinates (n − len(Fixed) of them). Version 5 is
+// are those of the free coordinates (n − len(Fixed) of them). Version 6 is
+// version 7 without the leader in the injections. Version 5 is
 // version 6 without Scales, MinStd, MaxStd, Noise, Integer and Fixed in
 // the Config and the margin and noise parts. Version 4 is version 5 without NoEffect,
 // Stagnation, FlatFitness, Hopeless and Active in the Config, the negative
@@ -60,7 +61,7 @@ import (
 
 const (
 	ckMagic    = "MMAESCKP"
-	ckVersion  = 6
+	ckVersion  = 7
 	ckVersion4 = 4
 )
 
@@ -129,7 +130,7 @@ func (o *Optimizer) encode(e *encoder) {
 	if o.noise != nil {
 		o.noise.encode(e)
 	}
-	o.inj.encode(e, o.cfg.Dim)
+	o.inj.encode(e, o.cfg.Dim, o.asked)
 	o.dist.encode(e)
 	o.pop.encode(e)
 	o.src.encode(e)
@@ -179,7 +180,7 @@ func decode(data []byte) (*Optimizer, error) {
 	return decodeBody(body[pre:], version, len(data))
 }
 
-// decodeBody decodes the body of a checkpoint of version 4 to 6, of size
+// decodeBody decodes the body of a checkpoint of version 4 to 7, of size
 // bytes in all.
 func decodeBody(body []byte, version uint32, size int) (*Optimizer, error) {
 	d := &decoder{b: body, version: version}

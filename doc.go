@@ -80,7 +80,10 @@
 //     μ'_eff; only the k count as evaluations; Example_asyncTellSome),
 //     Optimizer.Inject has a known point tried in the next generation (its
 //     step clipped to √n + 2n/(n+2) in the distribution's metric for the
-//     paths, A and σ, taken whole by the mean when selected),
+//     paths, A and σ, taken whole by the mean when selected; a generation
+//     whose selected injected step was clipped moves the mean only; an
+//     injected point that ranks first is tried again in the next
+//     generation, until a sampled candidate beats it),
 //     Optimizer.SetLimits and Optimizer.Reconfigure change the budget and
 //     the stop criteria of a live or restored optimizer, and
 //     Optimizer.Status is a snapshot other goroutines may read.

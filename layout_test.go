@@ -9,7 +9,7 @@ import (
 	"github.com/mmaes-go/mmaes"
 )
 
-// ckLayout gives the byte offsets of the fields of a version-6 checkpoint
+// ckLayout gives the byte offsets of the fields of a version-7 checkpoint
 // of o, from the format as MarshalBinary's doc comment states it: a second,
 // independent description of the layout for the tests that rewrite fields.
 func ckLayout(t testing.TB, o *mmaes.Optimizer) map[string]int {
@@ -108,6 +108,7 @@ func ckLayout(t testing.TB, o *mmaes.Optimizer) map[string]int {
 	}
 	word("inject.queued") // no injection in the layout's optimizers
 	word("inject.count")
+	word("inject.led")
 	word("scale")
 	word("rowA")
 	word("rowAInv")

@@ -183,6 +183,9 @@ func (o *Optimizer) tellRanked(k, valid int) error {
 		genRange = genWorst - genBest
 	}
 	o.recordBest(genBest, idx[0])
+	if o.inj != nil {
+		o.inj.keepLeader(idx[0], genBest, p.n)
+	}
 	o.hist.push(genBest)
 	o.watch.observe(o.run.gen, p.fit, idx, valid)
 
@@ -243,6 +246,13 @@ func (o *Optimizer) update() bool {
 	kernel.Axpy(o.step.sigma, p.sel.yw, o.mNew)
 	if o.inj != nil && o.inj.count > 0 {
 		o.inj.meanShift(o.mNew, o.step.sigma, &p.sel, p.n)
+		if o.inj.relocates(&p.sel, p.n) {
+			if !allFinite(o.mNew) {
+				return false
+			}
+			o.m, o.mNew = o.mNew, o.m
+			return true
+		}
 	}
 	// Every path first, then their norms: a norm read right after its
 	// path was written waits for the stores (at small n that was a tenth

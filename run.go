@@ -100,6 +100,9 @@ func (o *Optimizer) startRun(sigma float64, budget int) {
 		o.noise.reset()
 	}
 	o.step.reset(sigma)
+	if o.inj != nil {
+		o.inj.led = false // a run does not start from the last one's leader
+	}
 	copy(o.m, o.cfg.Mean)
 	o.run.gen, o.run.evals0 = 0, o.evals
 	bestBefore := math.NaN()
