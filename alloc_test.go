@@ -30,7 +30,7 @@ func TestAllocs(t *testing.T) {
 		cfg.Restart, cfg.Workers = mmaes.BIPOP, 2
 		cfg.MinStd, cfg.MaxStd, cfg.Fixed = 1e-12, 1e6, map[int]float64{0: 0.5}
 	}
-	for _, u := range updates {
+	for _, u := range allUpdates {
 		for _, n := range []int{2, 64, 1024} {
 			for _, all := range []bool{false, true} {
 				if n == 1024 && testing.Short() {
@@ -134,7 +134,7 @@ var _ encoding.BinaryAppender = (*mmaes.Optimizer)(nil)
 // rule and with every option; the bytes are MarshalBinary's, after what
 // the buffer held.
 func TestAppendBinaryAllocs(t *testing.T) {
-	for _, u := range updates {
+	for _, u := range allUpdates {
 		for _, all := range []bool{false, true} {
 			cfg := startConfig(128, u, 3)
 			if all {

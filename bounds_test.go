@@ -36,7 +36,7 @@ func TestBoundsFeasible(t *testing.T) {
 		func(x []float64) float64 { return sphere(x) - 1e3*x[0] },
 	}
 	for bi, b := range boxes {
-		for _, u := range updates {
+		for _, u := range allUpdates {
 			for pi, f := range pulls {
 				cfg := startConfig(4, u, uint64(bi))
 				cfg.Lower, cfg.Upper = b.lo, b.hi

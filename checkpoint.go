@@ -19,7 +19,7 @@ import (
 //	         MaxMemory, the initial mean (n), Lower, Upper and Scales
 //	         (each a presence flag, then n), MinStd, MaxStd, Noise, the
 //	         number of Integer coordinates and their indices, the number of Fixed
-//	         coordinates and each index and value, by index
+//	         coordinates and each index and value, by index, Memory
 //	Params of the current run: λ, μ, weights (μ), μ_eff, c, c1, c_σ, d_σ,
 //	         E‖N‖, TolFunHist, c_μ, the negative weights (λ − μ with
 //	         Active, else none), the stagnation period T
@@ -42,17 +42,21 @@ import (
 //	         pending generation, their points and the clipped parts of
 //	         their steps, whether a leader waits (flag) and its point (n)
 //	distribution (full matrix): s, the row bounds of A and A_inv, p, v,
-//	         Ã (n²), A_inv (n², Cholesky only)
-//	population: Z, Y (λ·n each), the pending steps if asked (the
-//	         candidates X follow from them); stored also when not asked,
-//	         so that every buffer the decoder allocates is backed by input
+//	         Ã (n²), A_inv (n², Cholesky only); (LMMA): a, the slots in
+//	         use k, the live slot, the generations of its window, g (k),
+//	         p (k·n), v (k·n)
+//	population: Z, Y (λ·n each; Y not with LMMA), the pending steps if
+//	         asked (the candidates X follow from them); stored also when
+//	         not asked, so that every buffer the decoder allocates is
+//	         backed by input
 //	generator: the 4 scalar and 4·8 lane state words of xoshiro256++
 //	CRC-32 (IEEE, uint32) of everything before it
 //
 // The Params are stored, not recomputed, because math.Log may round
 // differently on another machine. With Fixed, the parts after the Config
 // are those of the free coordinates (n − len(Fixed) of them). Version 6 is
-// version 7 without the leader in the injections. Version 5 is
+// version 7 without Memory in the Config and the leader in the injections.
+// Version 5 is
 // version 6 without Scales, MinStd, MaxStd, Noise, Integer and Fixed in
 // the Config and the margin and noise parts. Version 4 is version 5 without NoEffect,
 // Stagnation, FlatFitness, Hopeless and Active in the Config, the negative
@@ -191,7 +195,7 @@ func decodeBody(body []byte, version uint32, size int) (*Optimizer, error) {
 	}
 	// Every run's population (λ ≥ Config.Lambda) is stored: a λ the
 	// input cannot hold is refused before resolving allocates its weights.
-	if !d.holds(2 * float64(cfg.Lambda) * float64(cfg.Dim-len(cfg.Fixed))) {
+	if !d.holds(float64(cfg.Lambda) * float64(cfg.Dim-len(cfg.Fixed))) {
 		return nil, ckErr("truncated: %d bytes for λ = %d, n = %d", size, cfg.Lambda, cfg.Dim)
 	}
 	cfg, fix, err := splitFixed(cfg)
@@ -208,7 +212,7 @@ func decodeBody(body []byte, version uint32, size int) (*Optimizer, error) {
 		return nil, d.err
 	}
 	n, lam := cfg.Dim, par.Lambda
-	if !d.holds(2 * float64(lam) * float64(n)) {
+	if !d.holds(float64(lam) * float64(n)) {
 		return nil, ckErr("truncated: %d bytes for λ = %d, n = %d", size, lam, n)
 	}
 	want, err := computeParams(&cfg, lam, runMu(&cfg, par0.Lambda, lam))
@@ -218,11 +222,17 @@ func decodeBody(body []byte, version uint32, size int) (*Optimizer, error) {
 	if !par.near(&want) {
 		return nil, ckErr("strategy parameters differ from those of the config")
 	}
+	par.Memory, par.Window = want.Memory, want.Window
 	// Before allocating: A (A_inv), the history and the population are
 	// stored, so the input must hold them; and the current run must fit
 	// the memory budget as a new one would.
-	words := float64(n)*float64(n) + float64(par.TolFunHist) + 2*float64(lam)*float64(n)
-	if cfg.Update == Cholesky {
+	words := float64(par.TolFunHist) + 2*float64(lam)*float64(n)
+	switch cfg.Update {
+	case LMMA:
+		words -= float64(lam) * float64(n) // Z only; the slots are checked as they are read
+	case Cholesky:
+		words += 2 * float64(n) * float64(n)
+	default:
 		words += float64(n) * float64(n)
 	}
 	if 8*words > float64(len(d.b)) {
@@ -375,6 +385,7 @@ func (c *Config) encode(e *encoder) {
 			e.f64(v)
 		}
 	}
+	e.int(c.Memory)
 }
 
 func (c *Config) decode(d *decoder) {
@@ -447,6 +458,9 @@ func (c *Config) decode(d *decoder) {
 			}
 			c.Fixed[i], last = v, i
 		}
+	}
+	if d.version >= 7 {
+		c.Memory = d.int()
 	}
 }
 

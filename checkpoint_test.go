@@ -44,7 +44,7 @@ func ckConfig(u mmaes.Update) mmaes.Config {
 // saves between Ask and Tell.
 func TestCheckpointResume(t *testing.T) {
 	const N, M = 37, 53
-	for _, u := range updates {
+	for _, u := range allUpdates {
 		whole := mustNew(t, ckConfig(u))
 		runGens(t, whole, ellipsoid, N+M)
 
@@ -134,7 +134,7 @@ func TestCheckpointProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a process")
 	}
-	for _, u := range updates {
+	for _, u := range allUpdates {
 		path := filepath.Join(t.TempDir(), "ck.bin")
 		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$", "-test.count=1")
 		cmd.Env = append(os.Environ(), helperEnv+"="+path, "MMAES_UPDATE="+u.String())
@@ -172,7 +172,7 @@ func TestHelperProcess(t *testing.T) {
 		t.Skip("helper process only")
 	}
 	u := mmaes.MMA
-	for _, v := range updates {
+	for _, v := range allUpdates {
 		if v.String() == os.Getenv("MMAES_UPDATE") {
 			u = v
 		}
@@ -187,7 +187,7 @@ func TestHelperProcess(t *testing.T) {
 // TestUnmarshalBad feeds truncated, corrupted and foreign inputs: always an
 // error wrapping ErrCheckpoint, never a panic, the receiver unchanged.
 func TestUnmarshalBad(t *testing.T) {
-	for _, u := range updates {
+	for _, u := range allUpdates {
 		o := mustNew(t, startConfig(3, u, 1))
 		runGens(t, o, sphere, 5)
 		o.Ask()
@@ -251,7 +251,7 @@ func TestUnmarshalBad(t *testing.T) {
 
 // FuzzUnmarshal: no input panics; an accepted input marshals back to itself.
 func FuzzUnmarshal(f *testing.F) {
-	for _, u := range updates {
+	for _, u := range allUpdates {
 		o := mustNew(f, startConfig(2, u, 1))
 		runGens(f, o, sphere, 3)
 		f.Add(state(f, o))

@@ -74,8 +74,13 @@ type Config struct {
 	// 0 included, is an ordinary seed: the same Config gives the same run,
 	// bit for bit, on the same kernel path (see the package doc).
 	Seed uint64
-	// Update is the matrix update rule; the zero value is MMA.
+	// Update is the matrix update rule; the zero value is MMA. For large n
+	// (beyond a few thousand, where A's n² floats stop fitting or a
+	// generation's O(λ·n²) is too slow) use LMMA.
 	Update Update
+	// Memory is the number m of frozen rank-one terms LMMA keeps (see
+	// LMMA); 0 means 4 + ⌊3 ln n⌋. Only with LMMA; at most 1024.
+	Memory int
 
 	// Lambda is the population size λ ≥ 2; 0 means the paper's
 	// 4 + ⌊3 ln n⌋.
@@ -85,7 +90,8 @@ type Config struct {
 	Mu int
 	// C is the path rate c in (0, 1]; 0 means 4/(n+4).
 	C float64
-	// C1 is the matrix rate c1 in (0, 1); 0 means 2/(n+√2)².
+	// C1 is the matrix rate c1 in (0, 1); 0 means 2/(n+√2)² (for LMMA
+	// 1/(T·n), T = 1/c (rounded) its window: see Params.Window).
 	C1 float64
 	// CSigma is the step-size path rate c_σ in (0, 1]; 0 means
 	// √μ_eff/(√n+√μ_eff).
@@ -330,6 +336,9 @@ type Params struct {
 	// Stagnation is the T of Config.Stagnation, ⌊100 + 100·n^1.5/λ⌋ (0
 	// without it).
 	Stagnation int
+	// Memory and Window are LMMA's number of frozen terms m and the
+	// generations T = 1/c (rounded) of a window (0 for the other updates).
+	Memory, Window int
 }
 
 func cfgErr(field, format string, args ...any) error {
@@ -389,12 +398,15 @@ func checkCore(cfg *Config, _ *Params) error {
 	if n < 1 {
 		return cfgErr("Dim", "%d: must be ≥ 1", n)
 	}
-	// A is n×n and the population λ×n: refuse sizes whose buffers the
-	// runtime could not even represent (make would panic). Whether memory
-	// suffices for the rest is the caller's concern: New allocates about
-	// (n² + 3λn)·8 bytes (2n² for Cholesky).
-	if n > 1<<20 || float64(n)*float64(n) > math.MaxInt/4 {
-		return cfgErr("Dim", "%d: too large (n·n must fit)", n)
+	// A is n×n (or m×n with LMMA) and the population λ×n: refuse sizes
+	// whose buffers the runtime could not even represent (make would
+	// panic). Whether memory suffices is checkMemory's.
+	if cfg.Update == LMMA {
+		if n > 1<<30 || float64(n)*1100 > math.MaxInt/4 {
+			return cfgErr("Dim", "%d: too large", n)
+		}
+	} else if n > 1<<20 || float64(n)*float64(n) > math.MaxInt/4 {
+		return cfgErr("Dim", "%d: too large for a full matrix (n·n must fit; use Update LMMA)", n)
 	}
 	if !finite(cfg.Sigma) || cfg.Sigma <= 0 {
 		return cfgErr("Sigma", "%g: must be finite and > 0", cfg.Sigma)

@@ -3,8 +3,10 @@ package mmaes
 import "strconv"
 
 // Update selects the search distribution's family and the rule that adapts
-// it (Config.Update). All three are full-matrix rules: the distribution is
-// N(m, σ²·A·Aᵀ) with A an n×n matrix, A = I at the start of a run.
+// it (Config.Update). The distribution is N(m, σ²·A·Aᵀ), A = I at the start
+// of a run. MMA, ECMA and Cholesky keep A as a full n×n matrix (n² floats,
+// O(n²) a candidate); LMMA keeps it as the identity plus a limited number
+// of rank-one terms (O(m·n) floats and time a candidate), for large n.
 type Update int
 
 const (
@@ -25,11 +27,27 @@ const (
 	//
 	// The v-path is kept (Optimizer.V) but not used.
 	Cholesky
+	// LMMA is the limited-memory MMA-ES, for large n (10⁴ … 10⁶): the MMA
+	// update, with A kept as
+	//
+	//	A = a·D + Σ_t g_t·p_t·v_tᵀ
+	//
+	// (D = diag(Config.Scales), else I): each generation adds (c1/2)·p·vᵀ
+	// to the live term of the current window of T = 1/c (rounded) generations; at
+	// the end of a window the term is frozen, and Config.Memory frozen
+	// terms are kept, the oldest forgotten. A generation costs O(m·n) a
+	// candidate and the distribution (2m + 7)·n floats, m = Config.Memory
+	// (default 4 + ⌊3 ln n⌋). The repository's docs/large-scale.md derives
+	// it and has its measurements. It has no rank-μ term (RankMu, Active)
+	// and no Noise; A() returns the dense matrix only while n² floats fit
+	// a quarter of the memory budget (else nil), AInv nil, P and V the
+	// live pair.
+	LMMA
 
 	numUpdates
 )
 
-// String returns "MMA", "ECMA" or "Cholesky".
+// String returns "MMA", "ECMA", "Cholesky" or "LMMA".
 func (u Update) String() string {
 	switch u {
 	case MMA:
@@ -38,6 +56,8 @@ func (u Update) String() string {
 		return "ECMA"
 	case Cholesky:
 		return "Cholesky"
+	case LMMA:
+		return "LMMA"
 	}
 	return "Update(" + strconv.Itoa(int(u)) + ")"
 }
@@ -97,11 +117,34 @@ type distribution interface {
 	encode(e *encoder)
 	decode(d *decoder, live bool) error
 
-	// For the accessors: A (a copy the distribution keeps), the inverse
-	// factor (nil if none) and the two paths of the full-matrix rules.
+	// noEffect returns the NoEffect stops for the mean m and step size σ:
+	// NoEffectCoord when 0.2σ times a coordinate's deviation does not
+	// change that coordinate of m, NoEffectAxis when 0.1σ times one of the
+	// distribution's principal (for a limited memory: stretched)
+	// directions, scaled by its deviation, changes none.
+	noEffect(m []float64, sigma float64) stopSet
+
+	// For the accessors: A (a copy the distribution keeps, nil when it
+	// would not fit), the inverse factor (nil if none) and the two paths.
 	matrix() []float64
 	inverse() []float64
 	paths() (p, v []float64)
+}
+
+// A directSampler is a distribution that writes the candidates itself,
+// x_l = m + σ·A·z_l, and keeps no steps y_l: the population then holds Z
+// and X only (the limited memory's λ·n floats fewer). The driver gets the
+// step it needs from it: y_w = A·z_w for a weighted sum of the last
+// sample's rows.
+type directSampler interface {
+	// sampleDirect sets x_l = m + σ·A·z_l for the k rows of z.
+	sampleDirect(x, z, m []float64, sigma float64, k int)
+	// candidate sets dst to row l of the last sample (z its z_l), with the
+	// bits sampleDirect gave it.
+	candidate(dst, z, m []float64, sigma float64, l int)
+	// weightedStep sets yw = A·zw, zw = Σ_r w_r·z_{idx_r} of the last
+	// sample.
+	weightedStep(yw, zw, w []float64, idx []int)
 }
 
 // A generation is what the optimizer hands to the distribution after
@@ -142,7 +185,10 @@ type health struct {
 // newDistribution returns the distribution of a validated cfg (its rates
 // and λ-sized buffers come with setParams).
 func newDistribution(cfg *Config) distribution {
-	return newFullMatrix(cfg.Dim, cfg.Update, cfg.RankMu, cfg.Scales)
+	if cfg.Update == LMMA {
+		return newLowRank(cfg)
+	}
+	return newFullMatrix(cfg.Dim, cfg.Update, cfg.RankMu, cfg.Scales, cfg.NoEffect)
 }
 
 // checkDistribution validates the options of the update rule and the
@@ -161,17 +207,29 @@ func checkDistribution(cfg *Config, _ *Params) error {
 			}
 		}
 	}
+	if err := checkLowRank(cfg); err != nil {
+		return err
+	}
+	if cfg.Update == LMMA {
+		return nil
+	}
 	return checkFullMatrix(cfg)
 }
 
 // distributionMemory returns the bytes the distribution of cfg allocates
 // for a run with population λ and μ parents.
 func distributionMemory(cfg *Config, lambda, mu int) float64 {
+	if cfg.Update == LMMA {
+		return lowRankMemory(cfg, lambda)
+	}
 	return fullMatrixMemory(cfg, lambda, mu)
 }
 
 // distributionRates resolves the distribution's rates of a run (the path
 // rate c, c1, c_μ) into p, whose λ, μ and μ_eff are set.
 func distributionRates(cfg *Config, p *Params) error {
+	if cfg.Update == LMMA {
+		return lowRankRates(cfg, p)
+	}
 	return fullMatrixRates(cfg, p)
 }

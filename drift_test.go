@@ -37,7 +37,7 @@ func TestNoScaleDrift(t *testing.T) {
 		gens = 100000
 	}
 	for _, n := range []int{2, 10} {
-		for _, u := range updates {
+		for _, u := range allUpdates {
 			cfg := mmaes.DefaultConfig(n)
 			cfg.Update, cfg.Seed = u, 5
 			cfg.TolFun, cfg.TolX, cfg.MaxCondition, cfg.MaxGenerations, cfg.Endless = 0, 0, 0, 0, true

@@ -67,6 +67,7 @@ type fullMatrix struct {
 	rk    rankMuBlocks
 	view  []float64
 	lu    []float64 // solve's copy of Ã (allocated on its first call)
+	axes  []float64 // NoEffect's axes and scratch (n² + n), with Config.NoEffect
 
 	// scanned says norms holds the row norms of Ã from a scan made since
 	// the last change of A (stdDevs then reads them instead of A).
@@ -75,8 +76,11 @@ type fullMatrix struct {
 
 // newFullMatrix allocates a full-matrix distribution of dimension n; its
 // rates and λ-sized buffers come with setParams.
-func newFullMatrix(n int, rule Update, rankMu bool, scales []float64) *fullMatrix {
+func newFullMatrix(n int, rule Update, rankMu bool, scales []float64, noEffect bool) *fullMatrix {
 	d := &fullMatrix{n: n, rule: rule, rankMu: rankMu, eta: 1}
+	if noEffect {
+		d.axes = make([]float64, n*n+n)
+	}
 	if scales != nil {
 		d.s0 = append([]float64(nil), scales...)
 	}

@@ -52,7 +52,10 @@ func FuzzOptimizer(f *testing.F) {
 		cfg := mmaes.DefaultConfig(n)
 		cfg.Sigma = sigma
 		cfg.Seed = seed
-		cfg.Update = mmaes.Update(upd % 4) // 3 is invalid
+		cfg.Update = mmaes.Update(upd % 5) // 4 is invalid
+		if cfg.Update == mmaes.LMMA {
+			cfg.Memory = int(seed>>24) % 4 // 0: the default
+		}
 		if l := int(upd>>2) % 16; l > 0 {
 			cfg.Lambda = l                  // 1 is invalid
 			cfg.Mu = int(seed>>8) % (l + 1) // 0: λ/2; may equal λ

@@ -142,7 +142,9 @@ func (o *Optimizer) applyInjections() {
 			kernel.Scale(f, y)
 		}
 		copy(p.z[c*n:c*n+n], z)
-		copy(p.y[c*n:c*n+n], y)
+		if p.y != nil { // else the distribution computes y = A·z from z
+			copy(p.y[c*n:c*n+n], y)
+		}
 		copy(g.x[c*n:c*n+n], u)
 		g.count++
 	}

@@ -50,6 +50,7 @@ func ckLayout(t testing.TB, o *mmaes.Optimizer) map[string]int {
 	vec("cfg.Integer", len(cfg.Integer))
 	word("cfg.nFixed")
 	vec("cfg.Fixed", 2*len(cfg.Fixed))
+	word("cfg.Memory")
 	word("par.Lambda")
 	word("par.Mu")
 	vec("par.Weights", mu)

@@ -112,6 +112,17 @@ func (g *integerMargin) place(x, m, y []float64, sigma float64, n, k int) {
 	}
 }
 
+// widen scales the integer coordinates' steps of the k candidates of x
+// (n each), sampled as x = m + σ·y, by the margin: x_i = m_i + d_i·(x_i −
+// m_i), the candidates of a distribution that samples directly.
+func (g *integerMargin) widen(x, m []float64, n, k int) {
+	for c := 0; c < k; c++ {
+		for j, i := range g.idx {
+			x[c*n+i] = m[i] + g.d[j]*(x[c*n+i]-m[i])
+		}
+	}
+}
+
 // encode rounds the integer coordinates of the k candidates of x to the
 // nearest integer within their bounds.
 func (g *integerMargin) encode(x []float64, n, k int) {

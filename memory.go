@@ -38,14 +38,18 @@ func runMemory(cfg *Config, lambda, mu int) float64 {
 		hist = 10 + 30*n/float64(lambda) + 1
 	}
 	driver := 8 * (12*n + hist + float64(lambda)) // mean, step, best, box, history, weights
-	return driver + watchMemory(cfg) + noiseMemory(cfg) + populationMemory(cfg.Dim, lambda) + distributionMemory(cfg, lambda, mu)
+	return driver + watchMemory(cfg) + noiseMemory(cfg) + populationMemory(cfg.Dim, lambda, cfg.Update == LMMA) + distributionMemory(cfg, lambda, mu)
 }
 
 // populationMemory returns the bytes of a population of λ points of
-// dimension n: Z, Y, X, the views, the fitness values and the ranking.
-func populationMemory(n, lambda int) float64 {
-	l := float64(lambda)
-	return 8*(3*l*float64(n)+2*l+2*float64(n)) + 8*l + 24*l + 33*l // and TellSome's scratch
+// dimension n: Z, Y (not with a distribution that samples directly), X,
+// the views, the fitness values and the ranking.
+func populationMemory(n, lambda int, direct bool) float64 {
+	l, blocks := float64(lambda), 3.0
+	if direct {
+		blocks = 2
+	}
+	return 8*(blocks*l*float64(n)+2*l+2*float64(n)) + 8*l + 24*l + 33*l // and TellSome's scratch
 }
 
 // fullMatrixMemory returns the bytes of the full-matrix distribution: A,
@@ -54,6 +58,9 @@ func populationMemory(n, lambda int) float64 {
 func fullMatrixMemory(cfg *Config, lambda, mu int) float64 {
 	n := float64(cfg.Dim)
 	words := 2*n*n + 7*n + float64(kernel.WorkLen(min(cfg.Dim, 1<<20), min(lambda, 1<<20)))
+	if cfg.NoEffect {
+		words += n*n + n // the axes
+	}
 	if cfg.Update == Cholesky {
 		words += n * n
 	}
@@ -73,8 +80,15 @@ func checkMemory(cfg *Config, p *Params) error {
 	budget := memoryBudget(cfg)
 	need := runMemory(cfg, p.Lambda, p.Mu)
 	if budget > 0 && need > float64(budget) {
-		return cfgErr("MaxMemory", "a run of n = %d, λ = %d needs %s, more than the budget of %s (%s)",
-			cfg.Dim, p.Lambda, bytesString(need), bytesString(float64(budget)), budgetSource(cfg))
+		hint := ""
+		if cfg.Update != LMMA {
+			lm := *cfg
+			lm.Update, lm.RankMu, lm.Active, lm.Noise, lm.NoEffect = LMMA, false, false, false, false
+			hint = fmt.Sprintf("; the full matrix alone is n² floats: the limited-memory Update LMMA needs %s",
+				bytesString(runMemory(&lm, p.Lambda, p.Mu)))
+		}
+		return cfgErr("MaxMemory", "a run of n = %d, λ = %d needs %s, more than the budget of %s (%s)%s",
+			cfg.Dim, p.Lambda, bytesString(need), bytesString(float64(budget)), budgetSource(cfg), hint)
 	}
 	return nil
 }

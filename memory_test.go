@@ -37,6 +37,9 @@ func TestMemoryRefused(t *testing.T) {
 			if !errors.As(err, &ce) || ce.Field != "MaxMemory" || !strings.Contains(err.Error(), "GiB") {
 				t.Errorf("%s with a 1 GiB runtime limit: err = %v", c.name, err)
 			}
+			if c.name == "n=100000" && !strings.Contains(err.Error(), "LMMA") {
+				t.Errorf("%s: the error does not name LMMA: %v", c.name, err)
+			}
 			if _, err := c.cfg.Params(); err == nil {
 				t.Errorf("%s: Config.Params accepts it", c.name)
 			}
@@ -47,6 +50,23 @@ func TestMemoryRefused(t *testing.T) {
 			t.Errorf("%s with MaxMemory 1 GiB: err = %v", c.name, err)
 		}
 	}
+	// The limited memory at n = 10⁵ within 1 GiB: accepted; n = 10⁶ with
+	// a budget of 24 GiB too, and refused below its need.
+	lm := mmaes.DefaultConfig(100000)
+	lm.Update, lm.MaxMemory = mmaes.LMMA, 1<<30
+	if _, err := lm.Params(); err != nil {
+		t.Errorf("LMMA at n = 10⁵ within 1 GiB: %v", err)
+	}
+	lm = mmaes.DefaultConfig(1000000)
+	lm.Update, lm.MaxMemory = mmaes.LMMA, 24<<30
+	if _, err := lm.Params(); err != nil {
+		t.Errorf("LMMA at n = 10⁶ within 24 GiB: %v", err)
+	}
+	lm.MaxMemory = 1 << 30
+	if _, err := lm.Params(); !errors.Is(err, mmaes.ErrInvalidConfig) {
+		t.Errorf("LMMA at n = 10⁶ within 1 GiB: err = %v", err)
+	}
+
 	// Within the budget: accepted.
 	cfg := mmaes.DefaultConfig(64)
 	cfg.MaxMemory = 1 << 20

@@ -15,9 +15,10 @@ type Optimizer struct {
 	cfg Config // validated copy; cfg.Mean is the initial mean (a copy)
 	par Params // of the current run
 
-	src  *xoshiro     // the generator
-	dist distribution // the search distribution: A and how it learns
-	step stepSize     // σ and its path
+	src    *xoshiro      // the generator
+	dist   distribution  // the search distribution: A and how it learns
+	direct directSampler // dist, when it writes the candidates itself; else nil
+	step   stepSize      // σ and its path
 
 	m, mNew []float64 // the mean, and the proposed one
 	pop     population
@@ -80,20 +81,30 @@ func (o *Optimizer) Ask() [][]float64 {
 func (o *Optimizer) sample() bool {
 	p := &o.pop
 	fillNormal(o.src, p.z)
-	o.dist.sample(p.y, p.z, p.lambda)
+	if o.direct == nil {
+		o.dist.sample(p.y, p.z, p.lambda)
+	}
 	if o.inj != nil {
 		o.applyInjections()
 	}
 	return o.placeCandidates()
 }
 
-// placeCandidates sets x_i = m + σ·y_i and maps them into the box; it
-// reports whether every candidate is finite.
+// placeCandidates sets x_i = m + σ·y_i (from z_i, with a distribution that
+// samples directly) and maps them into the box; it reports whether every
+// candidate is finite.
 func (o *Optimizer) placeCandidates() bool {
 	p := &o.pop
-	p.place(o.m, o.step.sigma)
-	if o.margin != nil {
-		o.margin.place(p.x, o.m, p.y, o.step.sigma, p.n, p.lambda)
+	if o.direct != nil {
+		o.direct.sampleDirect(p.x, p.z, o.m, o.step.sigma, p.lambda)
+		if o.margin != nil {
+			o.margin.widen(p.x, o.m, p.n, p.lambda)
+		}
+	} else {
+		p.place(o.m, o.step.sigma)
+		if o.margin != nil {
+			o.margin.place(p.x, o.m, p.y, o.step.sigma, p.n, p.lambda)
+		}
 	}
 	// Σ x_i² is finite when every x_i is finite and not huge: one SIMD pass;
 	// only when it is not does the element-by-element check decide.
@@ -123,10 +134,17 @@ func (o *Optimizer) candidate(dst []float64, i int) {
 		copy(dst, o.inj.x[i*n:i*n+n])
 		return
 	}
-	y := o.pop.y[i*n : i*n+n]
-	kernel.AxpByTo(dst, o.step.sigma, y, 1, o.m)
-	if o.margin != nil {
-		o.margin.place(dst, o.m, y, o.step.sigma, n, 1)
+	if o.direct != nil {
+		o.direct.candidate(dst, o.pop.z[i*n:i*n+n], o.m, o.step.sigma, i)
+		if o.margin != nil {
+			o.margin.widen(dst, o.m, n, 1)
+		}
+	} else {
+		y := o.pop.y[i*n : i*n+n]
+		kernel.AxpByTo(dst, o.step.sigma, y, 1, o.m)
+		if o.margin != nil {
+			o.margin.place(dst, o.m, y, o.step.sigma, n, 1)
+		}
 	}
 	if o.box != nil {
 		o.box.repair(dst)
@@ -242,6 +260,9 @@ func (o *Optimizer) recordBest(f float64, i int) {
 func (o *Optimizer) update() bool {
 	p := &o.pop
 	p.recombine()
+	if o.direct != nil {
+		o.direct.weightedStep(p.sel.yw, p.sel.zw, p.sel.weights, p.sel.idx)
+	}
 	copy(o.mNew, o.m)
 	kernel.Axpy(o.step.sigma, p.sel.yw, o.mNew)
 	if o.inj != nil && o.inj.count > 0 {

@@ -11,7 +11,11 @@ import (
 	"github.com/mmaes-go/mmaes"
 )
 
-var updates = []mmaes.Update{mmaes.MMA, mmaes.ECMA, mmaes.Cholesky}
+// updates are the full-matrix rules; allUpdates adds the limited memory.
+var (
+	updates    = []mmaes.Update{mmaes.MMA, mmaes.ECMA, mmaes.Cholesky}
+	allUpdates = []mmaes.Update{mmaes.MMA, mmaes.ECMA, mmaes.Cholesky, mmaes.LMMA}
+)
 
 func sphere(x []float64) float64 {
 	s := 0.0
@@ -183,7 +187,7 @@ func TestNewErrors(t *testing.T) {
 		{"Mean", func(c *mmaes.Config) { c.Mean = []float64{} }},
 		{"Mean[2]", func(c *mmaes.Config) { c.Mean = []float64{0, 0, nan, 0} }},
 		{"Mean[3]", func(c *mmaes.Config) { c.Mean = []float64{0, 0, 0, -inf} }},
-		{"Update", func(c *mmaes.Config) { c.Update = 3 }},
+		{"Update", func(c *mmaes.Config) { c.Update = 99 }},
 		{"Update", func(c *mmaes.Config) { c.Update = -1 }},
 		{"Lambda", func(c *mmaes.Config) { c.Lambda = 1 }},
 		{"Lambda", func(c *mmaes.Config) { c.Lambda = -4 }},
@@ -296,7 +300,7 @@ func TestNewErrors(t *testing.T) {
 }
 
 func TestSphereConverges(t *testing.T) {
-	for _, u := range updates {
+	for _, u := range allUpdates {
 		for _, n := range []int{2, 10} {
 			for seed := uint64(1); seed <= 3; seed++ {
 				cfg := startConfig(n, u, seed)
@@ -316,7 +320,7 @@ func TestSphereConverges(t *testing.T) {
 // TestMeanUpdate checks m ← Σ w_i·x_{i:λ} on one generation with a known
 // ranking.
 func TestMeanUpdate(t *testing.T) {
-	for _, u := range updates {
+	for _, u := range allUpdates {
 		o := mustNew(t, startConfig(5, u, 3))
 		xs := o.Ask()
 		fit := make([]float64, len(xs))
@@ -500,7 +504,7 @@ func TestStopReasons(t *testing.T) {
 		res, err := o.Optimize(ctx, f)
 		return o, res, err
 	}
-	for _, u := range updates {
+	for _, u := range allUpdates {
 		cfg := startConfig(4, u, 1)
 		cfg.TargetF = 1e-3
 		if _, res, err := run(cfg, sphere); res.Reason != mmaes.TargetReached || !(res.F <= 1e-3) || err != nil {
@@ -606,7 +610,7 @@ func slicesEqual(a, b []float64) bool {
 // TestCancel checks that cancelling Optimize leaves a run that continues
 // exactly as one never interrupted.
 func TestCancel(t *testing.T) {
-	for _, u := range updates {
+	for _, u := range allUpdates {
 		cfg := startConfig(6, u, 9)
 		cfg.TargetF = 1e-8
 		whole, err := mustNew(t, cfg).Optimize(context.Background(), sphere)
@@ -644,7 +648,7 @@ func TestCancel(t *testing.T) {
 }
 
 func TestTellErrors(t *testing.T) {
-	for _, u := range updates {
+	for _, u := range allUpdates {
 		cfg := startConfig(5, u, 4)
 		cfg.MaxGenerations = 3
 		o := mustNew(t, cfg)
@@ -802,7 +806,7 @@ func TestObserver(t *testing.T) {
 }
 
 func TestReproducible(t *testing.T) {
-	for _, u := range updates {
+	for _, u := range allUpdates {
 		run := func(seed uint64) []byte {
 			cfg := startConfig(7, u, seed)
 			cfg.MaxGenerations = 40

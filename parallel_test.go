@@ -27,7 +27,7 @@ func TestWorkersBitForBit(t *testing.T) {
 		f    func([]float64) float64
 	}
 	var cases []tc
-	for _, u := range updates {
+	for _, u := range allUpdates {
 		cases = append(cases, tc{u.String(), func() mmaes.Config {
 			c := startConfig(7, u, 5)
 			c.TargetF = 1e-10

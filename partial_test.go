@@ -85,7 +85,7 @@ func TestTellSomeMissing(t *testing.T) {
 // TestTellSomeWhole: TellSome with every candidate, in any order, is Tell
 // bit for bit; with none it changes nothing.
 func TestTellSomeWhole(t *testing.T) {
-	for _, u := range updates {
+	for _, u := range allUpdates {
 		cfg := startConfig(6, u, 9)
 		cfg.RankMu, cfg.Active = u == mmaes.MMA, u == mmaes.MMA
 		a, b := mustNew(t, cfg), mustNew(t, cfg)

@@ -6,9 +6,11 @@ import "github.com/mmaes-go/mmaes/kernel"
 // y_i = A·z_i and candidates x_i = m + σ·y_i, the views Ask hands out, the
 // fitness values and the ranking, and the generation handed to the
 // distribution. Its buffers have room for the largest λ so far; resize
-// reslices them for the current one.
+// reslices them for the current one. With a distribution that samples
+// directly (directSampler), y is nil: the candidates come from z alone.
 type population struct {
 	n, lambda int
+	direct    bool
 	z, y, x   []float64
 	xs        [][]float64
 	evalBuf   []float64 // Optimize's fitness values
@@ -18,9 +20,9 @@ type population struct {
 	part      partialBufs // TellSome's scratch space
 }
 
-func newPopulation(n int) population {
+func newPopulation(n int, direct bool) population {
 	v := make([]float64, 2*n)
-	return population{n: n, sel: generation{zw: v[:n:n], yw: v[n:]}}
+	return population{n: n, direct: direct, sel: generation{zw: v[:n:n], yw: v[n:]}}
 }
 
 // resize sizes the population for λ candidates and the selection for the
@@ -30,8 +32,13 @@ func newPopulation(n int) population {
 func (p *population) resize(lambda int, w, neg []float64) {
 	n := p.n
 	if cap(p.idx) < lambda {
-		pop := make([]float64, 3*lambda*n)
-		p.z, p.y, p.x = pop[:0:lambda*n], pop[lambda*n:lambda*n:2*lambda*n], pop[2*lambda*n:2*lambda*n]
+		if p.direct {
+			pop := make([]float64, 2*lambda*n)
+			p.z, p.x = pop[:0:lambda*n], pop[lambda*n:lambda*n]
+		} else {
+			pop := make([]float64, 3*lambda*n)
+			p.z, p.y, p.x = pop[:0:lambda*n], pop[lambda*n:lambda*n:2*lambda*n], pop[2*lambda*n:2*lambda*n]
+		}
 		p.xs = make([][]float64, lambda)
 		p.evalBuf = make([]float64, lambda)
 		p.fit = make([]float64, lambda)
@@ -39,7 +46,10 @@ func (p *population) resize(lambda int, w, neg []float64) {
 	}
 	p.part.resize(lambda)
 	p.lambda = lambda
-	p.z, p.y, p.x = p.z[:lambda*n], p.y[:lambda*n], p.x[:lambda*n]
+	p.z, p.x = p.z[:lambda*n], p.x[:lambda*n]
+	if !p.direct {
+		p.y = p.y[:lambda*n]
+	}
 	p.xs, p.evalBuf, p.fit, p.idx = p.xs[:lambda], p.evalBuf[:lambda], p.fit[:lambda], p.idx[:lambda]
 	p.sel.z, p.sel.y, p.sel.idx, p.sel.weights, p.sel.negWeights = p.z, p.y, p.idx, w, neg
 	p.sel.pathScale = 1
@@ -61,10 +71,13 @@ func (p *population) place(m []float64, sigma float64) {
 // by resize).
 func (p *population) views() [][]float64 { return p.xs }
 
-// recombine sets the weighted sums y_w and z_w of the μ best steps.
+// recombine sets the weighted sums y_w and z_w of the μ best steps (z_w
+// only when the population keeps no y: the distribution gives y_w).
 func (p *population) recombine() {
-	sel := p.idx[:len(p.sel.weights)]
-	kernel.WeightedSum(p.sel.yw, p.sel.weights, p.y, p.n, sel)
+	sel := p.sel.idx[:len(p.sel.weights)]
+	if !p.direct {
+		kernel.WeightedSum(p.sel.yw, p.sel.weights, p.y, p.n, sel)
+	}
 	kernel.WeightedSum(p.sel.zw, p.sel.weights, p.z, p.n, sel)
 }
 

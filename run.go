@@ -60,11 +60,12 @@ func newOptimizer(cfg Config, fix *fixedCoords, par Params, lambda0, histCap int
 	v := make([]float64, 2*n)
 	o.m, o.mNew = v[:n:n], v[n:]
 	o.step = newStepSize(n)
-	o.pop = newPopulation(n)
+	o.dist = newDistribution(&o.cfg)
+	o.direct, _ = o.dist.(directSampler)
+	o.pop = newPopulation(n, o.direct != nil)
 	o.best = newBestPoint(n)
 	o.watch = newRunWatch(&o.cfg)
 	o.hist.buf = make([]float64, 0, max(histCap, par.TolFunHist))
-	o.dist = newDistribution(&o.cfg)
 	o.applyParams()
 	return o
 }

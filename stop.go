@@ -236,7 +236,7 @@ func (o *Optimizer) runStops(h health, genRange float64) (s stopSet) {
 		}
 	}
 	if c.NoEffect && o.run.gen%o.cfg.Dim == 0 {
-		s |= o.noEffect()
+		s |= o.dist.noEffect(o.m, o.step.sigma)
 	}
 	s |= o.watch.stops(c, &o.par, o.run.gen, genRange)
 	return s

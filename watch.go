@@ -8,8 +8,7 @@ import (
 // runWatch is the state of the stops that watch a run's progress rather
 // than its distribution: the best values of the run and of the runs before
 // it (Hopeless), the generations of flat fitness (FlatFitness) and the
-// records of the generations' best and median values (Stagnation). It also
-// holds the scratch space of NoEffect's axes.
+// records of the generations' best and median values (Stagnation).
 type runWatch struct {
 	bestBefore float64 // the best value of the earlier runs; NaN: none
 	best       float64 // the run's best value; +Inf: none yet
@@ -23,7 +22,6 @@ type runWatch struct {
 	recLen  int
 	recCap  int
 	scratch []float64 // the medians' sorting space
-	axes    []float64 // NoEffect: n×n, and n of scratch after them
 }
 
 // stagnationRecords returns the number of records Stagnation keeps for cfg:
@@ -46,19 +44,12 @@ func newRunWatch(cfg *Config) runWatch {
 		w.rec = make([]float64, 2*w.recCap)
 		w.scratch = make([]float64, w.recCap)
 	}
-	if cfg.NoEffect {
-		w.axes = make([]float64, cfg.Dim*cfg.Dim+cfg.Dim)
-	}
 	return w
 }
 
 // watchMemory is the memory newRunWatch allocates, in bytes.
 func watchMemory(cfg *Config) float64 {
-	words := 3 * float64(stagnationRecords(cfg))
-	if cfg.NoEffect {
-		words += float64(cfg.Dim)*float64(cfg.Dim) + float64(cfg.Dim)
-	}
-	return 8 * words
+	return 8 * 3 * float64(stagnationRecords(cfg))
 }
 
 // start begins a run after runs whose best value is bestBefore (NaN: the

@@ -139,3 +139,39 @@ func weightedSumGeneric(dst, w, x []float64, n int, rows []int) {
 		axpbyGeneric(dst, wi, x[r*n:r*n+m], 1, dst)
 	}
 }
+
+// dotRowsGeneric adds to dst[j*ka+i] the dot product of a_i and b_j over
+// the first cols columns (rows of a and b are stride apart), in index
+// order.
+func dotRowsGeneric(dst, a []float64, ka int, b []float64, kb, cols, stride int) {
+	for j := 0; j < kb; j++ {
+		bj := b[j*stride : j*stride+cols]
+		for i := 0; i < ka; i++ {
+			dst[j*ka+i] += dotGeneric(a[i*stride:i*stride+cols], bj)
+		}
+	}
+}
+
+// combineRowsGeneric computes the elements of CombineRows in the columns
+// j < cols of the k rows (rows of x, z and p are stride apart; m and s are
+// offset like them). Go rounds u + c·p as fl(u + fl(c·p)) on amd64 (GOAMD64 <
+// v3) and may fuse it on other architectures.
+func combineRowsGeneric(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64) {
+	m, s = m[:cols], s[:cols]
+	for l := 0; l < k; l++ {
+		xl := x[l*stride : l*stride+cols]
+		zl := z[l*stride : l*stride+cols]
+		for j := range xl {
+			xl[j] = s[j] * zl[j]
+		}
+		for t, ct := range c[l*kp : l*kp+kp] {
+			pt := p[t*stride : t*stride+cols]
+			for j, v := range pt {
+				xl[j] += ct * v
+			}
+		}
+		for j, u := range xl {
+			xl[j] = m[j] + sigma*u
+		}
+	}
+}

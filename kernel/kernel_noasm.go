@@ -37,3 +37,11 @@ func ziggurat(z []float64, s *[4 * ZigLanes]uint64, x *[257]float64, rej []uint6
 func weightedSum(dst, w, x []float64, n int, rows []int) { weightedSumGeneric(dst, w, x, n, rows) }
 
 func countLess(dst []int, keys []int64) { countLessGeneric(dst, keys) }
+
+func dotRows(dst, a []float64, ka int, b []float64, kb, cols, stride int) {
+	dotRowsGeneric(dst, a, ka, b, kb, cols, stride)
+}
+
+func combineRows(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64) {
+	combineRowsGeneric(x, m, sigma, s, z, k, cols, stride, p, kp, c)
+}

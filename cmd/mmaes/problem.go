@@ -99,8 +99,10 @@ func parseUpdate(s string) (mmaes.Update, error) {
 		return mmaes.ECMA, nil
 	case "cholesky", "chol":
 		return mmaes.Cholesky, nil
+	case "lmma":
+		return mmaes.LMMA, nil
 	}
-	return 0, fmt.Errorf("%w: unknown update %q (mma, ecma or cholesky)", errUsage, s)
+	return 0, fmt.Errorf("%w: unknown update %q (mma, ecma, cholesky or lmma)", errUsage, s)
 }
 
 // parseInts parses a comma-separated list of positive integers.

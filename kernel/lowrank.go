@@ -1,0 +1,106 @@
+package kernel
+
+// The kernels of a low-rank mutation matrix A = diag(s) + Σ_t c_t·p_t·v_tᵀ
+// applied to a whole population: first the coefficients w_{l,t} = v_t·z_l
+// of every vector z_l against every stored v_t (DotRows), then the
+// candidates x_l = m + σ·(s∘z_l + Σ_t (c_t·w_{l,t})·p_t) (CombineRows).
+// Each reads the stored vectors and the population once per call, in
+// column blocks that stay in cache.
+
+// dotRowsBlock is the number of columns DotRows handles per step: the
+// block of the ka rows of a and the kb rows of b (for ka, kb ≤ 64 about
+// 1 MiB in all) is read from memory once and reused from cache by every
+// pair of rows. The partial dot products of the blocks are added in
+// order, so the result depends on the block size; it is a constant.
+const dotRowsBlock = 1024
+
+// combineBlock is the number of columns CombineRows handles per step: the
+// block of the kp rows of p (for kp ≤ 64 half a MiB) stays in cache while
+// every vector of the population meets it. The result does not depend on
+// it (each element is one chain).
+const combineBlock = 1024
+
+// DotRows sets dst[j*ka+i] = a_i·b_j for i < ka and j < kb, where a_i =
+// a[i*n:(i+1)*n] and b_j = b[j*n:(j+1)*n] are the rows of the ka×n block a
+// and of the kb×n block b: for a population b, row j of dst (ka values)
+// is M·b_j with M the ka×n matrix a. The dot products are summed block by
+// block of dotRowsBlock columns, the blocks' sums added in increasing
+// order; within a block the order is the path's (the generic path in
+// index order). dst must not overlap a or b.
+func DotRows(dst, a []float64, ka int, b []float64, kb, n int) {
+	if n < 0 || ka < 0 || kb < 0 {
+		panic("kernel: negative size")
+	}
+	if mulOverflows(ka, n) || mulOverflows(kb, n) || mulOverflows(ka, kb) {
+		panic("kernel: size overflows int")
+	}
+	if len(a) < ka*n {
+		panic("kernel: short a")
+	}
+	if len(b) < kb*n {
+		panic("kernel: short b")
+	}
+	if len(dst) < ka*kb {
+		panic("kernel: short dst")
+	}
+	if ka == 0 || kb == 0 {
+		return
+	}
+	dst, a, b = dst[:ka*kb], a[:ka*n], b[:kb*n]
+	if overlaps(dst, a) || overlaps(dst, b) {
+		panic("kernel: dst overlaps an input")
+	}
+	clear(dst)
+	for c0 := 0; c0 < n; c0 += dotRowsBlock {
+		w := min(dotRowsBlock, n-c0)
+		dotRows(dst, a[c0:], ka, b[c0:], kb, w, n)
+	}
+}
+
+// CombineRows sets, for l < k and j < n,
+//
+//	x[l*n+j] = m[j] + σ·(s[j]·z[l*n+j] + Σ_{t<kp} c[l*kp+t]·p[t*n+j]),
+//
+// the population x_l = m + σ·(diag(s)·z_l + Σ_t c_{l,t}·p_t). Every path
+// computes each element as the same chain: u = s[j]·z[l*n+j]; then
+// u = u + c[l*kp+t]·p[t*n+j] for t = 0, 1, …, kp−1; then x = m[j] + σ·u
+// (fused multiply-adds on the SIMD paths), so the bits do not depend on k
+// or on how the work is split. With m all zero and σ = 1 it sets x_l to
+// the steps y_l themselves. x must not overlap m, s, z, p or c.
+func CombineRows(x, m []float64, sigma float64, s, z []float64, k, n int, p []float64, kp int, c []float64) {
+	if n < 0 || k < 0 || kp < 0 {
+		panic("kernel: negative size")
+	}
+	if mulOverflows(k, n) || mulOverflows(kp, n) || mulOverflows(k, kp) {
+		panic("kernel: size overflows int")
+	}
+	switch {
+	case len(x) < k*n:
+		panic("kernel: short x")
+	case len(z) < k*n:
+		panic("kernel: short z")
+	case len(m) < n:
+		panic("kernel: short m")
+	case len(s) < n:
+		panic("kernel: short s")
+	case len(p) < kp*n:
+		panic("kernel: short p")
+	case len(c) < k*kp:
+		panic("kernel: short c")
+	}
+	if k == 0 || n == 0 {
+		return
+	}
+	x, z, m, s, p, c = x[:k*n], z[:k*n], m[:n], s[:n], p[:kp*n], c[:k*kp]
+	if overlaps(x, z) || overlaps(x, m) || overlaps(x, s) || overlaps(x, p) || overlaps(x, c) {
+		panic("kernel: x overlaps an input")
+	}
+	for c0 := 0; c0 < n; c0 += combineBlock {
+		w := min(combineBlock, n-c0)
+		pc := p
+		if kp > 0 {
+			pc = p[c0:]
+		}
+		combineRows(x[c0:], m[c0:], sigma, s[c0:], z[c0:], k, w, n, pc, kp, c)
+	}
+}

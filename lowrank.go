@@ -1,0 +1,565 @@
+package mmaes
+
+import (
+	"math"
+
+	"github.com/mmaes-go/mmaes/kernel"
+)
+
+// lowRank is the limited-memory distribution (Update LMMA): MMA-ES's
+// rank-one adaptation of the mutation matrix with A kept as
+//
+//	A = a·D + Σ_t g_t·p_t·v_tᵀ,
+//
+// D = diag(Config.Scales) (I without), a scalar a, and at most Memory + 1
+// pairs of vectors (p_t, v_t) with coefficients g_t. docs/large-scale.md
+// derives it; in short:
+//
+//   - σ·A is what the candidates see, so MMA's A ← α·A + β·p·vᵀ is the
+//     same distribution as A ← A + (β/α)·p·vᵀ with σ taking the factor α;
+//     that factor is dropped (the step-size adaptation keeps σ's scale),
+//     and A becomes D plus a sum of rank-one stretches, η = c1/2 each
+//     generation: A ← A + η·p·vᵀ.
+//   - The paths move slowly (rate c), so the terms of consecutive
+//     generations point almost the same way: the terms of a window of T ≈
+//     1/c generations are kept as one, g·p·vᵀ with the window's path pair
+//     (the live pair: p, v are updated in place, g grows by η a
+//     generation). When the window ends, the pair is frozen and a new
+//     window starts from a copy of the paths.
+//   - Memory frozen windows are kept; a new one replaces the oldest, which
+//     is forgotten: its stretch leaves A (a limited memory, as in LM-MA-ES
+//     and Rm-ES). The identity part is never forgotten.
+//
+// Sampling the population is two passes over the stored vectors: the
+// coefficients w_{l,t} = v_t·z_l (kernel.DotRows), then the candidates
+// x_l = m + σ·(a·D·z_l + Σ_t g_t·w_{l,t}·p_t) (kernel.CombineRows), with
+// no step y_l stored: y_w = A·z_w comes from the same coefficients.
+type lowRank struct {
+	n, mem int
+	s0     []float64 // Config.Scales, or nil
+
+	// The rates of the run: the path rate c, √(c(2−c)μ_eff), η = c1/2 and
+	// the window T.
+	c, cp, eta float64
+	window     int
+
+	a    float64   // the factor of D
+	sd   []float64 // a·D as a vector (the kernel's diagonal)
+	k    int       // slots in use, 1 … mem+1
+	live int       // the slot of the live pair
+	win  int       // generations of the live window so far
+	p, v []float64 // (mem+1)×n: slot t is p[t*n:(t+1)*n]
+	g    []float64 // mem+1 coefficients
+
+	// Per slot: max_i |p_t,i| and ‖v_t‖, for the bound of A's row norms.
+	pInf, vNorm []float64
+
+	// The proposal: the live slot's new paths and their bounds.
+	pNew, vNew      []float64
+	pNewInf, vNewNm float64
+
+	// The last sample's coefficients: w[l*k+t] = v_t·z_l, and cw[l*k+t] =
+	// g_t·w[l*k+t] (λ×k each); cs is the coefficient row of a weighted
+	// step.
+	w, cw, cs []float64
+	lambda    int
+
+	// Scratch: the row norms of the last scan (norms), the Gram matrix of
+	// the v_t (gram), zeros for the kernel's mean, a step (n), and solve's
+	// and the axes' space.
+	norms, zero, tmp, dir []float64
+	gram                  []float64
+	scanned               bool
+	solveM, solveR        []float64
+	view                  []float64 // the dense A that matrix returns, when it fits
+	budget                int64
+}
+
+// newLowRank allocates a limited-memory distribution for a validated cfg.
+func newLowRank(cfg *Config) *lowRank {
+	n, mem := cfg.Dim, memoryOf(cfg)
+	d := &lowRank{n: n, mem: mem, budget: memoryBudget(cfg)}
+	if cfg.Scales != nil {
+		d.s0 = append([]float64(nil), cfg.Scales...)
+	}
+	slots := mem + 1
+	d.p, d.v = make([]float64, slots*n), make([]float64, slots*n)
+	d.g, d.pInf, d.vNorm = make([]float64, slots), make([]float64, slots), make([]float64, slots)
+	vec := make([]float64, 7*n)
+	next := func() []float64 {
+		x := vec[:n:n]
+		vec = vec[n:]
+		return x
+	}
+	d.sd, d.pNew, d.vNew, d.norms, d.zero, d.tmp, d.dir = next(), next(), next(), next(), next(), next(), next()
+	d.gram = make([]float64, slots*slots)
+	d.cs = make([]float64, slots)
+	return d
+}
+
+// memoryOf returns the number of frozen pairs of cfg: Config.Memory, or
+// 4 + ⌊3 ln n⌋.
+func memoryOf(cfg *Config) int {
+	if cfg.Memory > 0 {
+		return cfg.Memory
+	}
+	return 4 + int(math.Floor(3*math.Log(float64(cfg.Dim))))
+}
+
+// checkLowRank validates the options of LMMA: Memory, and the features it
+// does not have.
+func checkLowRank(cfg *Config) error {
+	if cfg.Memory < 0 || cfg.Memory > 1<<10 {
+		return cfgErr("Memory", "%d: must be in [0, 1024] (0: the default)", cfg.Memory)
+	}
+	if cfg.Update != LMMA {
+		if cfg.Memory != 0 {
+			return cfgErr("Memory", "%d: only for the LMMA update, not %v", cfg.Memory, cfg.Update)
+		}
+		return nil
+	}
+	switch {
+	case cfg.RankMu:
+		return cfgErr("RankMu", "not with the LMMA update (it keeps rank-one terms only)")
+	case cfg.Noise:
+		return cfgErr("Noise", "not with the LMMA update (its rate adaptation costs O(n³) a generation)")
+	}
+	return nil
+}
+
+// lowRankRates resolves c (4/(n+4)), the window T = 1/c rounded and c1 = 2η with
+// η = 1/(2·T·n): a window's stretch along a path of typical length
+// (‖p‖·‖v‖ ≈ n under random selection) is η·T·n = 1/2.
+func lowRankRates(cfg *Config, p *Params) error {
+	nf := float64(cfg.Dim)
+	var err error
+	if p.C, err = rate("C", cfg.C, 4/(nf+4), true); err != nil {
+		return err
+	}
+	p.Window = max(1, int(math.Round(1/p.C)))
+	if p.C1, err = rate("C1", cfg.C1, 1/(float64(p.Window)*nf), false); err != nil {
+		return err
+	}
+	p.Memory = memoryOf(cfg)
+	return nil
+}
+
+// lowRankMemory returns the bytes of the limited-memory distribution for a
+// run with population λ.
+func lowRankMemory(cfg *Config, lambda int) float64 {
+	n, slots := float64(cfg.Dim), float64(memoryOf(cfg)+1)
+	return 8 * (2*slots*n + 7*n + 2*slots*slots + 3*slots + 2*float64(lambda)*slots)
+}
+
+func (d *lowRank) setParams(par *Params, lambda int) {
+	d.c, d.eta, d.window = par.C, par.C1/2, par.Window
+	d.cp = math.Sqrt(par.C * (2 - par.C) * par.MuEff)
+	slots := d.mem + 1
+	if len(d.w) < lambda*slots {
+		d.w, d.cw = make([]float64, lambda*slots), make([]float64, lambda*slots)
+	}
+	d.lambda = lambda
+}
+
+func (d *lowRank) reset() {
+	d.a, d.k, d.live, d.win = 1, 1, 0, 0
+	clear(d.p)
+	clear(d.v)
+	clear(d.g)
+	clear(d.pInf)
+	clear(d.vNorm)
+	d.setDiag()
+	d.scanned = false
+}
+
+// setDiag sets sd = a·D.
+func (d *lowRank) setDiag() {
+	for i := range d.sd {
+		s := 1.0
+		if d.s0 != nil {
+			s = d.s0[i]
+		}
+		d.sd[i] = d.a * s
+	}
+}
+
+// sample sets y_i = A·z_i (the interface's form; the optimizer uses
+// sampleDirect).
+func (d *lowRank) sample(y, z []float64, k int) {
+	d.coefficients(z, k)
+	kernel.CombineRows(y, d.zero, 1, d.sd, z, k, d.n, d.p[:d.k*d.n], d.k, d.cw)
+}
+
+// coefficients computes w and cw for the k vectors of z.
+func (d *lowRank) coefficients(z []float64, k int) {
+	kk := d.k
+	kernel.DotRows(d.w, d.v[:kk*d.n], kk, z, k, d.n)
+	for l := 0; l < k; l++ {
+		for t := 0; t < kk; t++ {
+			d.cw[l*kk+t] = d.g[t] * d.w[l*kk+t]
+		}
+	}
+}
+
+// sampleDirect sets the candidates x_l = m + σ·A·z_l for the k rows of z.
+func (d *lowRank) sampleDirect(x, z, m []float64, sigma float64, k int) {
+	d.coefficients(z, k)
+	kernel.CombineRows(x, m, sigma, d.sd, z, k, d.n, d.p[:d.k*d.n], d.k, d.cw)
+}
+
+// candidate sets dst to candidate l of the last sample, x_l = m + σ·A·z_l,
+// with the bits sampleDirect gave it.
+func (d *lowRank) candidate(dst, z, m []float64, sigma float64, l int) {
+	kk := d.k
+	kernel.CombineRows(dst, m, sigma, d.sd, z, 1, d.n, d.p[:kk*d.n], kk, d.cw[l*kk:l*kk+kk])
+}
+
+// weightedStep sets yw = A·zw = Σ_r w_r·A·z_{idx_r} for the weighted sum
+// zw of the rows idx of the last sample, from their coefficients.
+func (d *lowRank) weightedStep(yw, zw []float64, w []float64, idx []int) {
+	kk := d.k
+	cs := d.cs[:kk]
+	clear(cs)
+	for r, wr := range w {
+		row := d.cw[idx[r]*kk : idx[r]*kk+kk]
+		for t, c := range row {
+			cs[t] += wr * c
+		}
+	}
+	kernel.CombineRows(yw, d.zero, 1, d.sd, zw, 1, d.n, d.p[:kk*d.n], kk, cs)
+}
+
+// propose computes the live slot's new paths from z_w and y_w (set by
+// weightedStep) and reports whether they are finite.
+func (d *lowRank) propose(g *generation) bool {
+	cp := d.cp * g.pathScale
+	n, t := d.n, d.live
+	path(d.vNew, d.v[t*n:t*n+n], 1-d.c, cp, g.zw)
+	path(d.pNew, d.p[t*n:t*n+n], 1-d.c, cp, g.yw)
+	d.vNewNm = kernel.Norm(d.vNew)
+	d.pNewInf = maxAbs(d.pNew)
+	return finite(d.vNewNm) && finite(d.pNewInf)
+}
+
+// localUpdate and scaleProposal are for Config.Noise, which LMMA refuses.
+func (d *lowRank) localUpdate(*generation, []float64) { panic("mmaes: LMMA without Noise") }
+func (d *lowRank) scaleProposal(float64)              { panic("mmaes: LMMA without Noise") }
+
+// commit makes the proposed paths the live pair's, adds η to its
+// coefficient, freezes it at the end of its window (the next slot, or the
+// oldest, takes a copy and starts the next window at 0), and rebalances.
+func (d *lowRank) commit(*generation) int {
+	n, t := d.n, d.live
+	d.scanned = false
+	copy(d.p[t*n:t*n+n], d.pNew)
+	copy(d.v[t*n:t*n+n], d.vNew)
+	d.pInf[t], d.vNorm[t] = d.pNewInf, d.vNewNm
+	d.g[t] += d.eta
+	d.win++
+	if d.win >= d.window {
+		next := t + 1
+		if d.k < d.mem+1 {
+			d.k++
+		} else if next == d.k {
+			next = 0
+		}
+		copy(d.p[next*n:next*n+n], d.pNew)
+		copy(d.v[next*n:next*n+n], d.vNew)
+		d.pInf[next], d.vNorm[next], d.g[next] = d.pNewInf, d.vNewNm, 0
+		d.live, d.win = next, 0
+	}
+	return d.rebalance()
+}
+
+// rowBound returns an upper bound of A's largest row norm:
+// a·max D + Σ_t |g_t|·max_i|p_t,i|·‖v_t‖.
+func (d *lowRank) rowBound() float64 {
+	b := d.a
+	if d.s0 != nil {
+		b *= maxAbs(d.s0)
+	}
+	for t := 0; t < d.k; t++ {
+		b += math.Abs(d.g[t]) * d.pInf[t] * d.vNorm[t]
+	}
+	return b * boundSlack
+}
+
+// rebalance multiplies A (a and every g_t) by 2^k when its row bound
+// leaves [2⁻⁶⁴, 2⁶⁵), exactly, and returns k for σ to take.
+func (d *lowRank) rebalance() int {
+	b := d.rowBound()
+	if !(b > 0 && b < boundLimit) || (b >= rebalanceLow && b < rebalanceHigh) {
+		return 0
+	}
+	e := math.Ilogb(b)
+	if e >= -rebalanceExp && e <= rebalanceExp {
+		return 0
+	}
+	k := -e
+	f := math.Ldexp(1, k)
+	d.a *= f
+	for t := range d.g[:d.k] {
+		d.g[t] *= f
+	}
+	d.setDiag()
+	return k
+}
+
+// inspect scans the row norms on the schedule of the full matrix (or when
+// exact), else reports the bound.
+func (d *lowRank) inspect(gen int, exact bool) health {
+	h := health{minRow: math.NaN(), cond: math.NaN()}
+	h.maxRow = d.rowBound()
+	h.scanned = exact || gen%scanEvery(d.n) == 0 || !(h.maxRow < boundLimit)
+	if h.scanned {
+		maxRow, minRow := d.scan()
+		if !(maxRow < math.Inf(1)) || !(minRow > 0) {
+			h.broken = true
+			return h
+		}
+		h.maxRow, h.minRow = maxRow, minRow
+		h.cond = maxRow / minRow
+		if d.s0 != nil {
+			h.cond = relativeCond(d.norms, d.s0)
+		}
+	}
+	return h
+}
+
+// scan computes the row norms of A into norms and returns the largest and
+// the smallest: with G_tu = v_t·v_u and q_t = g_t·p_t,i,
+//
+//	‖A_i‖² = (a·D_i)² + 2·a·D_i·Σ_t q_t·v_t,i + Σ_t q_t·Σ_u G_tu·q_u,
+//
+// O(n·k²) after the Gram matrix (O(n·k²) too).
+func (d *lowRank) scan() (maxRow, minRow float64) {
+	n, kk := d.n, d.k
+	gram := d.gram[:kk*kk]
+	kernel.DotRows(gram, d.v[:kk*n], kk, d.v[:kk*n], kk, n)
+	q := d.cs[:kk]
+	for i := 0; i < n; i++ {
+		cross := 0.0
+		for t := 0; t < kk; t++ {
+			q[t] = d.g[t] * d.p[t*n+i]
+			cross += q[t] * d.v[t*n+i]
+		}
+		quad := 0.0
+		for t := 0; t < kk; t++ {
+			s := 0.0
+			for u, gu := range gram[t*kk : t*kk+kk] {
+				s += gu * q[u]
+			}
+			quad += q[t] * s
+		}
+		di := d.sd[i]
+		s2 := di*di + 2*di*cross + quad
+		d.norms[i] = math.Sqrt(max(s2, 0))
+		if s2 != s2 {
+			d.norms[i] = s2
+		}
+	}
+	d.scanned = true
+	maxRow, minRow = extremes(d.norms)
+	return maxRow, minRow
+}
+
+// solveScratch returns k floats of scratch space after solve's matrix.
+func (d *lowRank) solveScratch(k int) []float64 {
+	if len(d.solveR) < k {
+		d.solveR = make([]float64, d.mem+1)
+	}
+	return d.solveR[:k]
+}
+
+// stdDevs sets dst to the row norms of A (those of the last scan when A
+// has not changed since).
+func (d *lowRank) stdDevs(dst []float64) {
+	if !d.scanned {
+		d.scan()
+	}
+	copy(dst, d.norms)
+}
+
+func (d *lowRank) flush() {}
+
+// solve sets z = A⁻¹·y by the Woodbury identity: with S = a·D and the
+// k×k matrix M = I + Vᵀ·S⁻¹·P·diag(g),
+//
+//	A⁻¹·y = S⁻¹·y − S⁻¹·P·diag(g)·M⁻¹·Vᵀ·S⁻¹·y,
+//
+// O(n·k²) and a k×k elimination with partial pivoting (k² floats,
+// allocated on the first call). It reports whether M was regular.
+func (d *lowRank) solve(z, y []float64) bool {
+	n, kk := d.n, d.k
+	if len(d.solveM) < (d.mem+1)*(d.mem+1) {
+		d.solveM = make([]float64, (d.mem+1)*(d.mem+1))
+	}
+	mtx, rhs := d.solveM[:kk*kk], d.solveScratch(kk)
+	for i := range z[:n] {
+		z[i] = y[i] / d.sd[i]
+	}
+	for t := 0; t < kk; t++ {
+		vt := d.v[t*n : t*n+n]
+		rhs[t] = kernel.Dot(vt, z)
+		for u := 0; u < kk; u++ {
+			pu := d.p[u*n : u*n+n]
+			s := 0.0
+			for i, x := range vt {
+				s += x * pu[i] / d.sd[i]
+			}
+			mtx[t*kk+u] = d.g[u] * s
+		}
+		mtx[t*kk+t]++
+	}
+	if !gaussSolve(mtx, rhs, kk) {
+		return false
+	}
+	for u := 0; u < kk; u++ {
+		c := d.g[u] * rhs[u]
+		pu := d.p[u*n : u*n+n]
+		for i := range z[:n] {
+			z[i] -= c * pu[i] / d.sd[i]
+		}
+	}
+	return true
+}
+
+// gaussSolve solves the k×k system a·x = b in place (x in b) by Gaussian
+// elimination with partial pivoting; it reports whether a was regular.
+func gaussSolve(a, b []float64, k int) bool {
+	for c := 0; c < k; c++ {
+		p, big := c, math.Abs(a[c*k+c])
+		for r := c + 1; r < k; r++ {
+			if v := math.Abs(a[r*k+c]); v > big {
+				p, big = r, v
+			}
+		}
+		if !(big > 0) || !finite(big) {
+			return false
+		}
+		if p != c {
+			for j := c; j < k; j++ {
+				a[c*k+j], a[p*k+j] = a[p*k+j], a[c*k+j]
+			}
+			b[c], b[p] = b[p], b[c]
+		}
+		for r := c + 1; r < k; r++ {
+			f := a[r*k+c] / a[c*k+c]
+			for j := c + 1; j < k; j++ {
+				a[r*k+j] -= f * a[c*k+j]
+			}
+			b[r] -= f * b[c]
+		}
+	}
+	for c := k - 1; c >= 0; c-- {
+		s := b[c]
+		for j := c + 1; j < k; j++ {
+			s -= a[c*k+j] * b[j]
+		}
+		b[c] = s / a[c*k+c]
+	}
+	return true
+}
+
+// noEffectAxis reports whether 0.1σ times one of A's stretched directions,
+// A·v_t/‖v_t‖, leaves the mean unchanged.
+func (d *lowRank) noEffectAxis(m []float64, sigma float64) bool {
+	n, kk := d.n, d.k
+	for t := 0; t < kk; t++ {
+		if !(d.vNorm[t] > 0) {
+			continue
+		}
+		vt := d.v[t*n : t*n+n]
+		cs := d.cs[:kk]
+		for u := 0; u < kk; u++ {
+			cs[u] = d.g[u] * kernel.Dot(d.v[u*n:u*n+n], vt) / d.vNorm[t]
+		}
+		for i := range d.dir {
+			d.dir[i] = vt[i] / d.vNorm[t]
+		}
+		axis := d.tmp
+		kernel.CombineRows(axis, d.zero, 1, d.sd, d.dir, 1, n, d.p[:kk*n], kk, cs)
+		moves := false
+		for i, x := range axis {
+			if m[i]+0.1*sigma*x != m[i] {
+				moves = true
+				break
+			}
+		}
+		if !moves {
+			return true
+		}
+	}
+	return false
+}
+
+// matrix returns the dense A (n² floats, allocated on the first call) when
+// it fits the memory budget, else nil.
+func (d *lowRank) matrix() []float64 {
+	n := d.n
+	if d.view == nil {
+		if nn := 8 * float64(n) * float64(n); d.budget > 0 && nn > float64(d.budget)/4 || float64(n)*float64(n) > 1<<40 {
+			return nil
+		}
+		d.view = make([]float64, n*n)
+	}
+	clear(d.view)
+	for i := 0; i < n; i++ {
+		d.view[i*n+i] = d.sd[i]
+	}
+	for t := 0; t < d.k; t++ {
+		pt, vt := d.p[t*n:t*n+n], d.v[t*n:t*n+n]
+		for i, x := range pt {
+			kernel.Axpy(d.g[t]*x, vt, d.view[i*n:i*n+n])
+		}
+	}
+	return d.view
+}
+
+func (d *lowRank) inverse() []float64 { return nil }
+
+// paths returns the live pair.
+func (d *lowRank) paths() (p, v []float64) {
+	n, t := d.n, d.live
+	return d.p[t*n : t*n+n], d.v[t*n : t*n+n]
+}
+
+// encode writes a, k, the live slot, the window's generations, the
+// coefficients and the k slots' p and v.
+func (d *lowRank) encode(e *encoder) {
+	e.f64(d.a)
+	e.int(d.k)
+	e.int(d.live)
+	e.int(d.win)
+	e.floats(d.g[:d.k])
+	e.floats(d.p[:d.k*d.n])
+	e.floats(d.v[:d.k*d.n])
+}
+
+func (d *lowRank) decode(r *decoder, live bool) error {
+	d.scanned = false
+	d.a = r.f64()
+	k, lv, win := r.int(), r.int(), r.int()
+	if r.err != nil {
+		return r.err
+	}
+	if k < 1 || k > d.mem+1 || lv >= k || win < 0 || win >= max(1, d.window) || !r.holds(float64(2*k*d.n+k)) {
+		return ckErr("limited-memory state: %d slots, live %d, window %d", k, lv, win)
+	}
+	d.k, d.live, d.win = k, lv, win
+	r.floats(d.g[:k])
+	r.floats(d.p[:k*d.n])
+	r.floats(d.v[:k*d.n])
+	if r.err != nil {
+		return r.err
+	}
+	if live && (!(d.a > 0) || !finite(d.a) || !allFinite(d.g[:k]) || !allFinite(d.p[:k*d.n]) || !allFinite(d.v[:k*d.n])) {
+		return ckErr("live run with a non-finite state")
+	}
+	for t := 0; t < k; t++ {
+		d.pInf[t] = maxAbs(d.p[t*d.n : t*d.n+d.n])
+		d.vNorm[t] = kernel.Norm(d.v[t*d.n : t*d.n+d.n])
+	}
+	d.setDiag()
+	return nil
+}

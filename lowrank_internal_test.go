@@ -1,0 +1,272 @@
+package mmaes
+
+import (
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+)
+
+// lowRankRun returns an LMMA optimizer at n that has run gens generations
+// of a rotated ellipsoid with a short window (c = 0.4: T = 2 or 3) and
+// mem frozen terms, so that its slots have wrapped around; and the
+// distribution.
+func lowRankRun(t *testing.T, n, mem, gens int, scales bool) (*Optimizer, *lowRank) {
+	t.Helper()
+	cfg := DefaultConfig(n)
+	cfg.Update, cfg.Memory, cfg.C, cfg.Seed = LMMA, mem, 0.4, 11
+	cfg.Sigma, cfg.TolFun, cfg.TolX, cfg.MaxCondition = 1, 0, 0, 0
+	cfg.Mean = make([]float64, n)
+	for i := range cfg.Mean {
+		cfg.Mean[i] = 3 + math.Sin(float64(i))
+	}
+	if scales {
+		cfg.Scales = make([]float64, n)
+		for i := range cfg.Scales {
+			cfg.Scales[i] = math.Pow(10, float64(i%5)-2)
+		}
+	}
+	o, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := func(x []float64) float64 {
+		s := 0.0
+		for i := 1; i < len(x); i++ {
+			d := x[i] - 0.5*x[i-1]
+			s += math.Pow(1e3, float64(i)/float64(len(x))) * d * d
+		}
+		return s + x[0]*x[0]
+	}
+	fit := make([]float64, o.Lambda())
+	for g := 0; g < gens; g++ {
+		for i, x := range o.Ask() {
+			fit[i] = f(x)
+		}
+		if err := o.Tell(fit); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return o, o.dist.(*lowRank)
+}
+
+// exactA returns A_ij = a·D_i·δ_ij + Σ_t g_t·p_t,i·v_t,j exactly (big.Float).
+func exactA(d *lowRank, i, j int) *big.Float {
+	n := d.n
+	s := new(big.Float).SetPrec(2200)
+	if i == j {
+		s.SetFloat64(d.sd[i])
+	}
+	for t := 0; t < d.k; t++ {
+		term := new(big.Float).SetPrec(2200).SetFloat64(d.g[t])
+		term.Mul(term, big.NewFloat(d.p[t*n+i]))
+		term.Mul(term, big.NewFloat(d.v[t*n+j]))
+		s.Add(s, term)
+	}
+	return s
+}
+
+// TestLowRankSample: the candidates x_l = m + σ·A·z_l of the two-pass
+// kernels agree with the product of the exact A, within the rounding of
+// the passes: the coefficients v_t·z_l carry γ_n·Σ_j|v_t,j·z_j|, each
+// multiplied by |g_t·p_t,i|, and the chain of the combination γ_{2k+4}·S
+// (S the sum of the magnitudes of its terms, |m_i| included).
+func TestLowRankSample(t *testing.T) {
+	for _, scales := range []bool{false, true} {
+		o, d := lowRankRun(t, 23, 3, 40, scales)
+		if d.k != d.mem+1 {
+			t.Fatalf("setup: %d slots in use, want all %d", d.k, d.mem+1)
+		}
+		n, lam := d.n, o.pop.lambda
+		r := rand.New(rand.NewPCG(3, 4))
+		z := make([]float64, lam*n)
+		for i := range z {
+			z[i] = r.NormFloat64()
+		}
+		x := make([]float64, lam*n)
+		sigma := 0.37
+		d.sampleDirect(x, z, o.m, sigma, lam)
+		gammaN, gammaK := gammaOf(n), gammaOf(2*d.k+4)
+		for l := 0; l < lam; l++ {
+			zl := z[l*n : l*n+n]
+			for i := 0; i < n; i++ {
+				exact := new(big.Float).SetPrec(2200)
+				for j := 0; j < n; j++ {
+					exact.Add(exact, new(big.Float).SetPrec(2200).Mul(exactA(d, i, j), big.NewFloat(zl[j])))
+				}
+				exact.Mul(exact, big.NewFloat(sigma))
+				exact.Add(exact, big.NewFloat(o.m[i]))
+				want, _ := exact.Float64()
+				// The bound of the two passes.
+				S := math.Abs(o.m[i]) + sigma*math.Abs(d.sd[i]*zl[i])
+				coef := 0.0
+				for tt := 0; tt < d.k; tt++ {
+					vz := 0.0
+					for j := 0; j < n; j++ {
+						vz += math.Abs(d.v[tt*n+j] * zl[j])
+					}
+					gp := math.Abs(d.g[tt] * d.p[tt*n+i])
+					S += sigma * gp * vz
+					coef += sigma * gp * (gammaN*vz + 2*u*vz)
+				}
+				bound := coef + gammaK*S*(1+8*u) + u*math.Abs(want)
+				if got := x[l*n+i]; !(math.Abs(got-want) <= bound) {
+					t.Fatalf("scales %v: x[%d][%d] = %v, want %v (|err| %.3g > bound %.3g)", scales, l, i, got, want, math.Abs(got-want), bound)
+				}
+			}
+		}
+	}
+}
+
+const u = 0x1p-53
+
+func gammaOf(k int) float64 { return float64(k) * u / (1 - float64(k)*u) }
+
+// TestLowRankScan: the row norms of the O(n·k²) formula agree with the
+// exact row norms of A. The formula sums (a·D_i)², 2·a·D_i·Σ q_t·v_t,i and
+// Σ q_t·(G·q)_t with G = VᵀV rounded; the squared norm carries γ_{n+2k+4}
+// times the sum of those terms' magnitudes, (|a·D_i| + Σ_t |q_t|·‖v_t‖)²
+// bounds it, and the square root halves the relative error.
+func TestLowRankScan(t *testing.T) {
+	for _, scales := range []bool{false, true} {
+		_, d := lowRankRun(t, 29, 4, 50, scales)
+		n := d.n
+		d.scan()
+		for i := 0; i < n; i++ {
+			sq := new(big.Float).SetPrec(2200)
+			for j := 0; j < n; j++ {
+				a := exactA(d, i, j)
+				sq.Add(sq, new(big.Float).SetPrec(2200).Mul(a, a))
+			}
+			want2, _ := sq.Float64()
+			want := math.Sqrt(want2)
+			mag := math.Abs(d.sd[i])
+			for tt := 0; tt < d.k; tt++ {
+				mag += math.Abs(d.g[tt]*d.p[tt*n+i]) * d.vNorm[tt]
+			}
+			bound2 := gammaOf(n+2*d.k+8) * mag * mag
+			// |√a − √b| ≤ |a − b|/(√a + √b) ≤ |a − b|/√b.
+			bound := bound2/want + 2*u*want
+			if got := d.norms[i]; !(math.Abs(got-want) <= bound) {
+				t.Fatalf("scales %v: row %d norm %v, want %v (|err| %.3g > %.3g)", scales, i, got, want, math.Abs(got-want), bound)
+			}
+		}
+		// The bound of the stop tests bounds every row.
+		if b := d.rowBound(); !(b >= d.norms[0]) {
+			t.Fatalf("row bound %v below a row norm", b)
+		}
+		for _, r := range d.norms {
+			if r > d.rowBound() {
+				t.Fatalf("row norm %v above the bound %v", r, d.rowBound())
+			}
+		}
+	}
+}
+
+// TestLowRankSolve: z = solve(y) satisfies A·z = y up to the rounding of
+// the product and the condition of the k×k system: the residual is checked
+// against γ·(|A|·|z| + |y|) with a factor for the elimination.
+func TestLowRankSolve(t *testing.T) {
+	for _, scales := range []bool{false, true} {
+		_, d := lowRankRun(t, 31, 3, 60, scales)
+		n := d.n
+		r := rand.New(rand.NewPCG(5, 6))
+		y := make([]float64, n)
+		for i := range y {
+			y[i] = r.NormFloat64()
+		}
+		z := make([]float64, n)
+		if !d.solve(z, y) {
+			t.Fatal("solve reports a singular A")
+		}
+		a := d.matrix()
+		for i := 0; i < n; i++ {
+			az, mag := 0.0, math.Abs(y[i])
+			for j := 0; j < n; j++ {
+				az += a[i*n+j] * z[j]
+				mag += math.Abs(a[i*n+j] * z[j])
+			}
+			// The elimination of the k×k system and the O(n) sums: a
+			// generous polynomial in n and k of the unit roundoff (no
+			// test of conditioning: A here is well conditioned, κ < 1e4).
+			bound := 1e4 * gammaOf(n+d.k*d.k) * mag
+			if res := math.Abs(az - y[i]); !(res <= bound) {
+				t.Fatalf("scales %v: (A·z − y)[%d] = %.3g > %.3g", scales, i, res, bound)
+			}
+		}
+	}
+}
+
+// TestLowRankWindows rebuilds A from its definition, generation by
+// generation, out of the live paths the accessors show (P, V) and the
+// rates: each generation adds η = c1/2 to the live term's coefficient; after
+// T generations the live term is frozen (with the paths of that moment)
+// and a new live term starts at 0; at most Memory frozen terms are kept,
+// the oldest forgotten. The dense A of the optimizer must equal
+// I + Σ_frozen g·p·vᵀ + g_live·p·vᵀ (within the rounding of the two sums).
+func TestLowRankWindows(t *testing.T) {
+	const n, mem = 9, 3
+	cfg := DefaultConfig(n)
+	cfg.Update, cfg.Memory, cfg.C, cfg.Seed = LMMA, mem, 0.35, 4
+	cfg.TolFun, cfg.TolX, cfg.MaxCondition = 0, 0, 0
+	cfg.Mean = make([]float64, n)
+	for i := range cfg.Mean {
+		cfg.Mean[i] = float64(i + 1)
+	}
+	o, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	par := o.Params()
+	eta, window := par.C1/2, par.Window
+	if window != 3 {
+		t.Fatalf("window %d, want 1/0.35 rounded = 3", window)
+	}
+	type term struct {
+		p, v []float64
+		g    float64
+	}
+	var frozen []term
+	live := term{g: 0}
+	win := 0
+	fit := make([]float64, o.Lambda())
+	for gen := 1; gen <= 40; gen++ {
+		for i, x := range o.Ask() {
+			s := 0.0
+			for j, xj := range x {
+				s += float64(j+1) * xj * xj
+			}
+			fit[i] = s
+		}
+		if err := o.Tell(fit); err != nil {
+			t.Fatal(err)
+		}
+		live.p, live.v = append([]float64(nil), o.P()...), append([]float64(nil), o.V()...)
+		live.g += eta
+		win++
+		if win == window {
+			frozen = append(frozen, live)
+			if len(frozen) > mem {
+				frozen = frozen[1:]
+			}
+			live, win = term{p: live.p, v: live.v}, 0
+		}
+		want := make([]float64, n*n)
+		for i := 0; i < n; i++ {
+			want[i*n+i] = 1
+		}
+		for _, tm := range append(append([]term(nil), frozen...), live) {
+			for i := 0; i < n; i++ {
+				for j := 0; j < n; j++ {
+					want[i*n+j] += tm.g * tm.p[i] * tm.v[j]
+				}
+			}
+		}
+		got := o.A()
+		for e := range want {
+			if d := math.Abs(got[e] - want[e]); d > 1e-12*(1+math.Abs(want[e])) {
+				t.Fatalf("generation %d: A[%d] = %v, the definition gives %v", gen, e, got[e], want[e])
+			}
+		}
+	}
+}
