@@ -129,3 +129,51 @@ func lower(u mmaes.Update) string {
 	}
 	return "cholesky"
 }
+
+// BenchmarkGenerationLMMA measures a generation of the limited memory
+// (Update LMMA, the default Memory m) at large n in its steady state, all
+// k = m + 1 pairs in use (a path rate of 1/2, windows of 2 generations,
+// fills them in 2k generations before the timing starts; the rate changes
+// no cost), with an objective that costs almost nothing (a hashed counter:
+// random selection), so that ns/generation is the optimizer's: λ·n normal
+// deviates, the two passes of the sampling over the pairs and the
+// population (4·k·λ·n flops; 8·(2k + 4λ)·n bytes: the pairs read once, Z
+// written once and read twice, X written), ranking and the update (O(n·k)).
+// It reports the flops and bytes a generation moves as rates.
+func BenchmarkGenerationLMMA(b *testing.B) {
+	for _, n := range []int{1000, 10000, 100000, 1000000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			cfg := mmaes.DefaultConfig(n)
+			cfg.Update, cfg.C = mmaes.LMMA, 0.5
+			cfg.TolFun, cfg.TolX, cfg.MaxGenerations, cfg.MaxCondition, cfg.Endless = 0, 0, 0, 0, true
+			o, err := mmaes.New(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			par := o.Params()
+			k, lambda, nf := float64(par.Memory+1), float64(par.Lambda), float64(n)
+			var h uint64
+			fit := make([]float64, par.Lambda)
+			gen := func() {
+				for i := range o.Ask() {
+					h = (h + 0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
+					fit[i] = float64(h >> 11)
+				}
+				if err := o.Tell(fit); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for range 2*par.Memory + 4 {
+				gen()
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				gen()
+			}
+			sec := b.Elapsed().Seconds() / float64(b.N)
+			b.ReportMetric(sec*1e9, "ns/generation")
+			b.ReportMetric(4*k*lambda*nf/sec/1e9, "GFLOP/s")
+			b.ReportMetric(8*(2*k+4*lambda)*nf/sec/1e9, "GB/s")
+		})
+	}
+}

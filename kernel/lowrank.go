@@ -8,17 +8,24 @@ package kernel
 // column blocks that stay in cache.
 
 // dotRowsBlock is the number of columns DotRows handles per step: the
-// block of the ka rows of a and the kb rows of b (for ka, kb ≤ 64 about
-// 1 MiB in all) is read from memory once and reused from cache by every
-// pair of rows. The partial dot products of the blocks are added in
-// order, so the result depends on the block size; it is a constant.
-const dotRowsBlock = 1024
+// blocks of the ka rows of a and the kb rows of b (2 KiB a row) are read
+// from memory once and reused from cache by every pair of rows, a tile of
+// rows of a staying in L1 while it meets every row of b. The partial dot
+// products of the blocks are added in order, so the result depends on the
+// block size; it is a constant.
+const dotRowsBlock = 256
 
 // combineBlock is the number of columns CombineRows handles per step: the
-// block of the kp rows of p (for kp ≤ 64 half a MiB) stays in cache while
-// every vector of the population meets it. The result does not depend on
-// it (each element is one chain).
+// panel of the kp rows of p (for kp ≤ 64 half a MiB) stays in L2 while
+// every vector of the population meets it, and each row of the population
+// is a long sequential stream. (Narrower panels that fit L1 measured
+// slower: the streams of the population then break every few hundred
+// bytes.) The result does not depend on it (each element is one chain).
 const combineBlock = 1024
+
+// combineTerms is the most terms one call of CombineRows' assembly takes;
+// more are done in chunks, the partial sums going through x (exactly).
+const combineTerms = 64
 
 // DotRows sets dst[j*ka+i] = a_i·b_j for i < ka and j < kb, where a_i =
 // a[i*n:(i+1)*n] and b_j = b[j*n:(j+1)*n] are the rows of the ka×n block a

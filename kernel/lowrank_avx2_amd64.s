@@ -1,0 +1,435 @@
+//go:build gc && !purego
+
+#include "textflag.h"
+
+// AVX2+FMA kernels of the low-rank sampling (lowrank.go). The Go wrappers
+// (lowrank_amd64.go) have checked every length and pass whole vectors of 4
+// columns only (cols a multiple of 4); rows are stride float64 apart.
+
+// HSUM4_ADD reduces the ymm accumulators a, b, c, d to their horizontal
+// sums [Σa, Σb, Σc, Σd] and adds them to the 4 float64 at mem. All four
+// registers are destroyed. After the two VHADDPD, a = [a0+a1, b0+b1,
+// a2+a3, b2+b3] and c = [c0+c1, d0+d1, c2+c3, d2+d3]; b and d take their
+// low and high halves, b + d is the sum.
+#define HSUM4_ADD(a, b, c, d, mem) \
+	VHADDPD    b, a, a        \
+	VHADDPD    d, c, c        \
+	VPERM2F128 $0x20, c, a, b \
+	VPERM2F128 $0x31, c, a, d \
+	VADDPD     d, b, b        \
+	VADDPD     mem, b, b      \
+	VMOVUPD    b, mem
+
+// func dotRows4x3AVX2(dst, a, b *float64, cols, stride, ldd int)
+// Requires: AVX, FMA
+//
+// dst[j*ldd+i] += a_i·b_j for i < 4, j < 3, over cols columns: one
+// accumulator a pair, lane l summing the columns ≡ l mod 4, then the
+// horizontal sum (a0+a1)+(a2+a3) added to dst.
+TEXT ·dotRows4x3AVX2(SB), NOSPLIT, $0-48
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), BX
+	MOVQ cols+24(FP), CX
+	MOVQ stride+32(FP), R8
+	SHLQ $3, R8
+	SHLQ $3, CX
+	LEAQ (SI)(R8*1), R9
+	LEAQ (SI)(R8*2), R10
+	LEAQ (R10)(R8*1), R11
+	LEAQ (BX)(R8*1), R12
+	LEAQ (BX)(R8*2), R13
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	XORQ   AX, AX
+	TESTQ  CX, CX
+	JZ     dr43_reduce
+
+dr43_loop:
+	VMOVUPD     (BX)(AX*1), Y12
+	VMOVUPD     (R12)(AX*1), Y13
+	VMOVUPD     (R13)(AX*1), Y14
+	VMOVUPD     (SI)(AX*1), Y15
+	VFMADD231PD Y12, Y15, Y0
+	VFMADD231PD Y13, Y15, Y1
+	VFMADD231PD Y14, Y15, Y2
+	VMOVUPD     (R9)(AX*1), Y15
+	VFMADD231PD Y12, Y15, Y3
+	VFMADD231PD Y13, Y15, Y4
+	VFMADD231PD Y14, Y15, Y5
+	VMOVUPD     (R10)(AX*1), Y15
+	VFMADD231PD Y12, Y15, Y6
+	VFMADD231PD Y13, Y15, Y7
+	VFMADD231PD Y14, Y15, Y8
+	VMOVUPD     (R11)(AX*1), Y15
+	VFMADD231PD Y12, Y15, Y9
+	VFMADD231PD Y13, Y15, Y10
+	VFMADD231PD Y14, Y15, Y11
+	ADDQ        $32, AX
+	CMPQ        AX, CX
+	JLT         dr43_loop
+
+dr43_reduce:
+	MOVQ dst+0(FP), DI
+	MOVQ ldd+40(FP), DX
+	SHLQ $3, DX
+	HSUM4_ADD(Y0, Y3, Y6, Y9, (DI))
+	HSUM4_ADD(Y1, Y4, Y7, Y10, (DI)(DX*1))
+	HSUM4_ADD(Y2, Y5, Y8, Y11, (DI)(DX*2))
+	VZEROUPPER
+	RET
+
+// func dotRows4x1AVX2(dst, a, b *float64, cols, stride int)
+// Requires: AVX, FMA
+//
+// dst[i] += a_i·b for i < 4, over cols columns, as dotRows4x3AVX2 does.
+TEXT ·dotRows4x1AVX2(SB), NOSPLIT, $0-40
+	MOVQ   a+8(FP), SI
+	MOVQ   b+16(FP), BX
+	MOVQ   cols+24(FP), CX
+	MOVQ   stride+32(FP), R8
+	SHLQ   $3, R8
+	SHLQ   $3, CX
+	LEAQ   (SI)(R8*1), R9
+	LEAQ   (SI)(R8*2), R10
+	LEAQ   (R10)(R8*1), R11
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	XORQ   AX, AX
+	TESTQ  CX, CX
+	JZ     dr41_reduce
+
+dr41_loop:
+	VMOVUPD     (BX)(AX*1), Y12
+	VFMADD231PD (SI)(AX*1), Y12, Y0
+	VFMADD231PD (R9)(AX*1), Y12, Y1
+	VFMADD231PD (R10)(AX*1), Y12, Y2
+	VFMADD231PD (R11)(AX*1), Y12, Y3
+	ADDQ        $32, AX
+	CMPQ        AX, CX
+	JLT         dr41_loop
+
+dr41_reduce:
+	MOVQ dst+0(FP), DI
+	HSUM4_ADD(Y0, Y1, Y2, Y3, (DI))
+	VZEROUPPER
+	RET
+
+// func combineRows4AVX2(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool)
+// Requires: AVX, FMA
+//
+// For the 4 rows r (stride apart) and j < cols, with the coefficients
+// c[t*4+r] (transposed):
+//
+//	u = first ? s[j]·z_r[j] : x_r[j]
+//	u = fma(c[t*4+r], p_t[j], u)   for t < kp, p_t = p + t·stride
+//	x_r[j] = last ? fma(σ, u, m[j]) : u
+//
+// 8 columns a step (two ymm a row), then 4.
+TEXT ·combineRows4AVX2(SB), NOSPLIT, $0-82
+	MOVQ cols+56(FP), R9
+	MOVQ stride+64(FP), R8
+	MOVQ kp+72(FP), R11
+	SHLQ $3, R8
+	SHLQ $3, R9
+	XORQ AX, AX
+
+cr4_loop8:
+	MOVQ R9, BX
+	SUBQ AX, BX
+	CMPQ BX, $64
+	JLT  cr4_four
+	MOVQ z+24(FP), BX
+	CMPB first+80(FP), $0
+	JNE  cr4_init8
+	MOVQ x+0(FP), BX
+
+cr4_init8:
+	ADDQ    AX, BX
+	LEAQ    (BX)(R8*2), SI
+	VMOVUPD (BX), Y0
+	VMOVUPD 32(BX), Y1
+	VMOVUPD (BX)(R8*1), Y2
+	VMOVUPD 32(BX)(R8*1), Y3
+	VMOVUPD (SI), Y4
+	VMOVUPD 32(SI), Y5
+	VMOVUPD (SI)(R8*1), Y6
+	VMOVUPD 32(SI)(R8*1), Y7
+	CMPB    first+80(FP), $0
+	JE      cr4_terms8_start
+	MOVQ    s+16(FP), BX
+	VMOVUPD (BX)(AX*1), Y8
+	VMOVUPD 32(BX)(AX*1), Y9
+	VMULPD  Y8, Y0, Y0
+	VMULPD  Y9, Y1, Y1
+	VMULPD  Y8, Y2, Y2
+	VMULPD  Y9, Y3, Y3
+	VMULPD  Y8, Y4, Y4
+	VMULPD  Y9, Y5, Y5
+	VMULPD  Y8, Y6, Y6
+	VMULPD  Y9, Y7, Y7
+
+cr4_terms8_start:
+	MOVQ  p+32(FP), CX
+	ADDQ  AX, CX
+	MOVQ  c+40(FP), DI
+	MOVQ  R11, R10
+	TESTQ R10, R10
+	JZ    cr4_fin8
+
+cr4_terms8:
+	VMOVUPD      (CX), Y8
+	VMOVUPD      32(CX), Y9
+	VBROADCASTSD (DI), Y10
+	VFMADD231PD  Y8, Y10, Y0
+	VFMADD231PD  Y9, Y10, Y1
+	VBROADCASTSD 8(DI), Y10
+	VFMADD231PD  Y8, Y10, Y2
+	VFMADD231PD  Y9, Y10, Y3
+	VBROADCASTSD 16(DI), Y10
+	VFMADD231PD  Y8, Y10, Y4
+	VFMADD231PD  Y9, Y10, Y5
+	VBROADCASTSD 24(DI), Y10
+	VFMADD231PD  Y8, Y10, Y6
+	VFMADD231PD  Y9, Y10, Y7
+	ADDQ         R8, CX
+	ADDQ         $32, DI
+	DECQ         R10
+	JNZ          cr4_terms8
+
+cr4_fin8:
+	CMPB         last+81(FP), $0
+	JE           cr4_store8
+	MOVQ         m+8(FP), BX
+	VMOVUPD      (BX)(AX*1), Y8
+	VMOVUPD      32(BX)(AX*1), Y9
+	VBROADCASTSD sigma+48(FP), Y10
+	VFMADD213PD  Y8, Y10, Y0
+	VFMADD213PD  Y9, Y10, Y1
+	VFMADD213PD  Y8, Y10, Y2
+	VFMADD213PD  Y9, Y10, Y3
+	VFMADD213PD  Y8, Y10, Y4
+	VFMADD213PD  Y9, Y10, Y5
+	VFMADD213PD  Y8, Y10, Y6
+	VFMADD213PD  Y9, Y10, Y7
+
+cr4_store8:
+	MOVQ    x+0(FP), BX
+	ADDQ    AX, BX
+	LEAQ    (BX)(R8*2), SI
+	VMOVUPD Y0, (BX)
+	VMOVUPD Y1, 32(BX)
+	VMOVUPD Y2, (BX)(R8*1)
+	VMOVUPD Y3, 32(BX)(R8*1)
+	VMOVUPD Y4, (SI)
+	VMOVUPD Y5, 32(SI)
+	VMOVUPD Y6, (SI)(R8*1)
+	VMOVUPD Y7, 32(SI)(R8*1)
+	ADDQ    $64, AX
+	JMP     cr4_loop8
+
+cr4_four:
+	CMPQ BX, $32
+	JLT  cr4_done
+	MOVQ z+24(FP), BX
+	CMPB first+80(FP), $0
+	JNE  cr4_init4
+	MOVQ x+0(FP), BX
+
+cr4_init4:
+	ADDQ    AX, BX
+	LEAQ    (BX)(R8*2), SI
+	VMOVUPD (BX), Y0
+	VMOVUPD (BX)(R8*1), Y2
+	VMOVUPD (SI), Y4
+	VMOVUPD (SI)(R8*1), Y6
+	CMPB    first+80(FP), $0
+	JE      cr4_terms4_start
+	MOVQ    s+16(FP), BX
+	VMOVUPD (BX)(AX*1), Y8
+	VMULPD  Y8, Y0, Y0
+	VMULPD  Y8, Y2, Y2
+	VMULPD  Y8, Y4, Y4
+	VMULPD  Y8, Y6, Y6
+
+cr4_terms4_start:
+	MOVQ  p+32(FP), CX
+	ADDQ  AX, CX
+	MOVQ  c+40(FP), DI
+	MOVQ  R11, R10
+	TESTQ R10, R10
+	JZ    cr4_fin4
+
+cr4_terms4:
+	VMOVUPD      (CX), Y8
+	VBROADCASTSD (DI), Y10
+	VFMADD231PD  Y8, Y10, Y0
+	VBROADCASTSD 8(DI), Y10
+	VFMADD231PD  Y8, Y10, Y2
+	VBROADCASTSD 16(DI), Y10
+	VFMADD231PD  Y8, Y10, Y4
+	VBROADCASTSD 24(DI), Y10
+	VFMADD231PD  Y8, Y10, Y6
+	ADDQ         R8, CX
+	ADDQ         $32, DI
+	DECQ         R10
+	JNZ          cr4_terms4
+
+cr4_fin4:
+	CMPB         last+81(FP), $0
+	JE           cr4_store4
+	MOVQ         m+8(FP), BX
+	VMOVUPD      (BX)(AX*1), Y8
+	VBROADCASTSD sigma+48(FP), Y10
+	VFMADD213PD  Y8, Y10, Y0
+	VFMADD213PD  Y8, Y10, Y2
+	VFMADD213PD  Y8, Y10, Y4
+	VFMADD213PD  Y8, Y10, Y6
+
+cr4_store4:
+	MOVQ    x+0(FP), BX
+	ADDQ    AX, BX
+	LEAQ    (BX)(R8*2), SI
+	VMOVUPD Y0, (BX)
+	VMOVUPD Y2, (BX)(R8*1)
+	VMOVUPD Y4, (SI)
+	VMOVUPD Y6, (SI)(R8*1)
+
+cr4_done:
+	VZEROUPPER
+	RET
+
+// func combineRows1AVX2(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool)
+// Requires: AVX, FMA
+//
+// combineRows4AVX2 for one row, with its coefficients c[t] contiguous: 16
+// columns a step (four ymm), then 4.
+TEXT ·combineRows1AVX2(SB), NOSPLIT, $0-82
+	MOVQ cols+56(FP), R9
+	MOVQ stride+64(FP), R8
+	MOVQ kp+72(FP), R11
+	SHLQ $3, R8
+	SHLQ $3, R9
+	XORQ AX, AX
+
+cr1_loop16:
+	MOVQ R9, BX
+	SUBQ AX, BX
+	CMPQ BX, $128
+	JLT  cr1_four
+	MOVQ z+24(FP), BX
+	CMPB first+80(FP), $0
+	JNE  cr1_init16
+	MOVQ x+0(FP), BX
+
+cr1_init16:
+	VMOVUPD (BX)(AX*1), Y0
+	VMOVUPD 32(BX)(AX*1), Y1
+	VMOVUPD 64(BX)(AX*1), Y2
+	VMOVUPD 96(BX)(AX*1), Y3
+	CMPB    first+80(FP), $0
+	JE      cr1_terms16_start
+	MOVQ    s+16(FP), BX
+	VMULPD  (BX)(AX*1), Y0, Y0
+	VMULPD  32(BX)(AX*1), Y1, Y1
+	VMULPD  64(BX)(AX*1), Y2, Y2
+	VMULPD  96(BX)(AX*1), Y3, Y3
+
+cr1_terms16_start:
+	MOVQ  p+32(FP), CX
+	ADDQ  AX, CX
+	MOVQ  c+40(FP), DI
+	MOVQ  R11, R10
+	TESTQ R10, R10
+	JZ    cr1_fin16
+
+cr1_terms16:
+	VBROADCASTSD (DI), Y10
+	VFMADD231PD  (CX), Y10, Y0
+	VFMADD231PD  32(CX), Y10, Y1
+	VFMADD231PD  64(CX), Y10, Y2
+	VFMADD231PD  96(CX), Y10, Y3
+	ADDQ         R8, CX
+	ADDQ         $8, DI
+	DECQ         R10
+	JNZ          cr1_terms16
+
+cr1_fin16:
+	CMPB         last+81(FP), $0
+	JE           cr1_store16
+	MOVQ         m+8(FP), BX
+	VBROADCASTSD sigma+48(FP), Y10
+	VFMADD213PD  (BX)(AX*1), Y10, Y0
+	VFMADD213PD  32(BX)(AX*1), Y10, Y1
+	VFMADD213PD  64(BX)(AX*1), Y10, Y2
+	VFMADD213PD  96(BX)(AX*1), Y10, Y3
+
+cr1_store16:
+	MOVQ    x+0(FP), BX
+	VMOVUPD Y0, (BX)(AX*1)
+	VMOVUPD Y1, 32(BX)(AX*1)
+	VMOVUPD Y2, 64(BX)(AX*1)
+	VMOVUPD Y3, 96(BX)(AX*1)
+	ADDQ    $128, AX
+	JMP     cr1_loop16
+
+cr1_four:
+	MOVQ R9, BX
+	SUBQ AX, BX
+	CMPQ BX, $32
+	JLT  cr1_done
+	MOVQ z+24(FP), BX
+	CMPB first+80(FP), $0
+	JNE  cr1_init4
+	MOVQ x+0(FP), BX
+
+cr1_init4:
+	VMOVUPD (BX)(AX*1), Y0
+	CMPB    first+80(FP), $0
+	JE      cr1_terms4_start
+	MOVQ    s+16(FP), BX
+	VMULPD  (BX)(AX*1), Y0, Y0
+
+cr1_terms4_start:
+	MOVQ  p+32(FP), CX
+	ADDQ  AX, CX
+	MOVQ  c+40(FP), DI
+	MOVQ  R11, R10
+	TESTQ R10, R10
+	JZ    cr1_fin4
+
+cr1_terms4:
+	VBROADCASTSD (DI), Y10
+	VFMADD231PD  (CX), Y10, Y0
+	ADDQ         R8, CX
+	ADDQ         $8, DI
+	DECQ         R10
+	JNZ          cr1_terms4
+
+cr1_fin4:
+	CMPB         last+81(FP), $0
+	JE           cr1_store4
+	MOVQ         m+8(FP), BX
+	VBROADCASTSD sigma+48(FP), Y10
+	VFMADD213PD  (BX)(AX*1), Y10, Y0
+
+cr1_store4:
+	MOVQ    x+0(FP), BX
+	VMOVUPD Y0, (BX)(AX*1)
+	ADDQ    $32, AX
+	JMP     cr1_four
+
+cr1_done:
+	VZEROUPPER
+	RET

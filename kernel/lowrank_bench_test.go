@@ -1,0 +1,46 @@
+package kernel
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// BenchmarkDotRows and BenchmarkCombineRows time the two passes of the
+// limited memory's sampling at its shapes (k = m + 1 stored pairs, λ
+// vectors, the defaults at each n), on the path the CPU selects, and
+// report GFLOP/s (2·k·λ·n flops each).
+func BenchmarkDotRows(b *testing.B) {
+	for _, sh := range lowRankShapes() {
+		k, lambda, n := sh[0], sh[1], sh[2]
+		b.Run(fmt.Sprintf("k=%d/lambda=%d/n=%d", k, lambda, n), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(1, 2))
+			a, z, dst := genVec(r, k*n, kindUniform), genVec(r, lambda*n, kindUniform), make([]float64, k*lambda)
+			for b.Loop() {
+				DotRows(dst, a, k, z, lambda, n)
+			}
+			b.ReportMetric(2*float64(k*lambda*n)/(b.Elapsed().Seconds()/float64(b.N))/1e9, "GFLOP/s")
+		})
+	}
+}
+
+func BenchmarkCombineRows(b *testing.B) {
+	for _, sh := range lowRankShapes() {
+		k, lambda, n := sh[0], sh[1], sh[2]
+		b.Run(fmt.Sprintf("k=%d/lambda=%d/n=%d", k, lambda, n), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(1, 2))
+			p, z, x := genVec(r, k*n, kindUniform), genVec(r, lambda*n, kindUniform), make([]float64, lambda*n)
+			m, s, c := genVec(r, n, kindUniform), genVec(r, n, kindUniform), genVec(r, lambda*k, kindUniform)
+			for b.Loop() {
+				CombineRows(x, m, 0.5, s, z, lambda, n, p, k, c)
+			}
+			b.ReportMetric(2*float64(k*lambda*n)/(b.Elapsed().Seconds()/float64(b.N))/1e9, "GFLOP/s")
+		})
+	}
+}
+
+// lowRankShapes are (k, λ, n) of the limited memory's defaults:
+// k = 5 + ⌊3 ln n⌋, λ = 4 + ⌊3 ln n⌋.
+func lowRankShapes() [][3]int {
+	return [][3]int{{25, 24, 1000}, {32, 31, 10000}, {39, 38, 100000}}
+}
