@@ -176,11 +176,3 @@ func ziggurat(z []float64, s *[4 * ZigLanes]uint64, x *[257]float64, rej []uint6
 // countLess has no NEON path: the generic loop has no branch to mispredict,
 // and populations are small.
 func countLess(dst []int, keys []int64) { countLessGeneric(dst, keys) }
-
-func dotRows(dst, a []float64, ka int, b []float64, kb, cols, stride int) {
-	dotRowsGeneric(dst, a, ka, b, kb, cols, stride)
-}
-
-func combineRows(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64) {
-	combineRowsGeneric(x, m, sigma, s, z, k, cols, stride, p, kp, c)
-}

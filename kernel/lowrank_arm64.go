@@ -1,0 +1,45 @@
+//go:build gc && !purego
+
+package kernel
+
+func dotRows(dst, a []float64, ka int, b []float64, kb, cols, stride int) {
+	if !useNEON {
+		dotRowsGeneric(dst, a, ka, b, kb, cols, stride)
+		return
+	}
+	dotRowsTiles(dst, a, ka, b, kb, cols, stride)
+}
+
+func combineRows(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64) {
+	if !useNEON {
+		combineRowsGeneric(x, m, sigma, s, z, k, cols, stride, p, kp, c)
+		return
+	}
+	combineRowsTiles(x, m, sigma, s, z, k, cols, stride, p, kp, c)
+}
+
+//go:noescape
+func dotRows4x3NEON(dst, a, b *float64, cols, stride, ldd int)
+
+//go:noescape
+func dotRows4x1NEON(dst, a, b *float64, cols, stride int)
+
+//go:noescape
+func combineRows4NEON(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool)
+
+//go:noescape
+func combineRows1NEON(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool)
+
+func lrDot4x3(dst, a, b *float64, cols, stride, ldd int) {
+	dotRows4x3NEON(dst, a, b, cols, stride, ldd)
+}
+func lrDot4x1(dst, a, b *float64, cols, stride int) { dotRows4x1NEON(dst, a, b, cols, stride) }
+func lrDot(x, y []float64) float64                  { return dotNEON(x, y) }
+
+func lrComb4(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool) {
+	combineRows4NEON(x, m, s, z, p, c, sigma, cols, stride, kp, first, last)
+}
+
+func lrComb1(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool) {
+	combineRows1NEON(x, m, s, z, p, c, sigma, cols, stride, kp, first, last)
+}

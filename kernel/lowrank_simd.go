@@ -1,0 +1,118 @@
+//go:build gc && !purego && (amd64 || arm64)
+
+package kernel
+
+import (
+	"math"
+	"unsafe"
+)
+
+// The tiling around the assembly is the same on every SIMD path; each
+// architecture's file provides the path's kernels, called directly (a
+// call through a function value would make the stack frame of
+// combineRowsTiles escape):
+//
+//	lrDot4x3(dst, a, b, cols, stride, ldd): dst[j*ldd+i] += a_i·b_j, i < 4, j < 3
+//	lrDot4x1(dst, a, b, cols, stride):      dst[i] += a_i·b, i < 4
+//	lrDot(x, y):                            the path's Dot
+//	lrComb4, lrComb1(x, m, s, z, p, c, σ, cols, stride, kp, first, last):
+//	    CombineRows' chain for 4 rows (coefficients transposed: c[t*4+r])
+//	    and for one, from s·z (first) or from x, to fma(σ, u, m) (last) or u
+//
+// cols is a multiple of 4 for all but lrDot.
+
+// dotRowsTiles is dotRows on a SIMD path: tiles of 4 rows of a by 3 rows
+// of b, 4×1 for the last rows of b, the path's Dot for the last rows of a;
+// the columns past the last whole group of 4 are added afterwards in
+// index order (math.FMA on each product).
+func dotRowsTiles(dst, a []float64, ka int, b []float64, kb, cols, stride int) {
+	c4 := cols &^ 3
+	i := 0
+	for ; i+4 <= ka; i += 4 {
+		ai := unsafe.SliceData(a[i*stride:])
+		j := 0
+		for ; j+3 <= kb; j += 3 {
+			lrDot4x3(&dst[j*ka+i], ai, unsafe.SliceData(b[j*stride:]), c4, stride, ka)
+		}
+		for ; j < kb; j++ {
+			lrDot4x1(&dst[j*ka+i], ai, unsafe.SliceData(b[j*stride:]), c4, stride)
+		}
+	}
+	for ; i < ka && c4 > 0; i++ {
+		ai := a[i*stride : i*stride+c4]
+		for j := 0; j < kb; j++ {
+			dst[j*ka+i] += lrDot(ai, b[j*stride:j*stride+c4])
+		}
+	}
+	if c4 == cols {
+		return
+	}
+	for j := 0; j < kb; j++ {
+		bj := b[j*stride+c4 : j*stride+cols]
+		for i := 0; i < ka; i++ {
+			s := dst[j*ka+i]
+			for c, x := range a[i*stride+c4 : i*stride+cols] {
+				s = math.FMA(x, bj[c], s)
+			}
+			dst[j*ka+i] = s
+		}
+	}
+}
+
+// combineRowsTiles is combineRows on a SIMD path: 4 rows at a time (their
+// coefficients transposed into a frame of the stack, combineTerms at a
+// time, the partial sums going through x), then one; the columns past the
+// last whole group of 4 in Go with math.FMA, the chain of roundings of the
+// lanes.
+func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64) {
+	c4 := cols &^ 3
+	if c4 > 0 {
+		var ct [4 * combineTerms]float64
+		l := 0
+		for ; l+4 <= k; l += 4 {
+			for t0 := 0; t0 == 0 || t0 < kp; t0 += combineTerms {
+				kc := min(combineTerms, kp-t0)
+				for t := 0; t < kc; t++ {
+					for r := 0; r < 4; r++ {
+						ct[t*4+r] = c[(l+r)*kp+t0+t]
+					}
+				}
+				lrComb4(&x[l*stride], &m[0], &s[0], &z[l*stride], pAt(p, t0*stride), &ct[0], sigma, c4, stride, kc, t0 == 0, t0+kc >= kp)
+			}
+		}
+		for ; l < k; l++ {
+			for t0 := 0; t0 == 0 || t0 < kp; t0 += combineTerms {
+				kc := min(combineTerms, kp-t0)
+				lrComb1(&x[l*stride], &m[0], &s[0], &z[l*stride], pAt(p, t0*stride), cAt(c, l*kp+t0), sigma, c4, stride, kc, t0 == 0, t0+kc >= kp)
+			}
+		}
+	}
+	if c4 == cols {
+		return
+	}
+	for l := 0; l < k; l++ {
+		for j := c4; j < cols; j++ {
+			u := s[j] * z[l*stride+j]
+			for t, ct := range c[l*kp : l*kp+kp] {
+				u = math.FMA(ct, p[t*stride+j], u)
+			}
+			x[l*stride+j] = math.FMA(sigma, u, m[j])
+		}
+	}
+}
+
+// pAt and cAt return a pointer to element i, or nil when there are no
+// terms (the assembly then does not read them).
+func pAt(p []float64, i int) *float64 {
+	if i >= len(p) {
+		return nil
+	}
+	return &p[i]
+}
+
+func cAt(c []float64, i int) *float64 {
+	if i >= len(c) {
+		return nil
+	}
+	return &c[i]
+}
