@@ -38,6 +38,32 @@ func dotRowsTiles(dst, a []float64, ka int, b []float64, kb, cols, stride int) {
 			lrDot4x1(&dst[j*ka+i], ai, unsafe.SliceData(b[j*stride:]), c4, stride)
 		}
 	}
+	if i < ka && ka >= 4 && c4 > 0 {
+		// The last rows of a: a tile of the last 4 rows into scratch,
+		// of which the rows not done yet are added (0 + s = s: the bits
+		// of adding s to dst directly).
+		var tmp [12]float64
+		i0 := ka - 4
+		ai := unsafe.SliceData(a[i0*stride:])
+		j := 0
+		for ; j < kb; j += 3 {
+			nj := min(3, kb-j)
+			tmp = [12]float64{}
+			if nj == 3 {
+				lrDot4x3(&tmp[0], ai, unsafe.SliceData(b[j*stride:]), c4, stride, 4)
+			} else {
+				for jj := 0; jj < nj; jj++ {
+					lrDot4x1(&tmp[jj*4], ai, unsafe.SliceData(b[(j+jj)*stride:]), c4, stride)
+				}
+			}
+			for jj := 0; jj < nj; jj++ {
+				for ii := i; ii < ka; ii++ {
+					dst[(j+jj)*ka+ii] += tmp[jj*4+ii-i0]
+				}
+			}
+		}
+		i = ka
+	}
 	for ; i < ka && c4 > 0; i++ {
 		ai := a[i*stride : i*stride+c4]
 		for j := 0; j < kb; j++ {
@@ -79,6 +105,19 @@ func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, st
 				}
 				lrComb4(&x[l*stride], &m[0], &s[0], &z[l*stride], pAt(p, t0*stride), &ct[0], sigma, c4, stride, kc, t0 == 0, t0+kc >= kp)
 			}
+		}
+		if l < k && k >= 4 && kp <= combineTerms {
+			// The last rows: the group of the last 4, overlapping rows
+			// already done, which get the same bits again (each element
+			// is one chain from the inputs).
+			l = k - 4
+			for t := 0; t < kp; t++ {
+				for r := 0; r < 4; r++ {
+					ct[t*4+r] = c[(l+r)*kp+t]
+				}
+			}
+			lrComb4(&x[l*stride], &m[0], &s[0], &z[l*stride], pAt(p, 0), &ct[0], sigma, c4, stride, kp, true, true)
+			l = k
 		}
 		for ; l < k; l++ {
 			for t0 := 0; t0 == 0 || t0 < kp; t0 += combineTerms {
