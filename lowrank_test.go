@@ -1,0 +1,171 @@
+package mmaes_test
+
+import (
+	"bytes"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/mmaes-go/mmaes"
+)
+
+// TestLMMACompose: LMMA with scales, a fixed coordinate, integer
+// coordinates, bounds on the deviations, a box, BIPOP, injected points and
+// partial generations: every candidate respects the config, Workers 3 is
+// Workers 1 bit for bit, and a run resumed from a checkpoint (taken
+// between Ask and Tell, with a point waiting to be injected) ends in the
+// state of the run never interrupted.
+func TestLMMACompose(t *testing.T) {
+	cfg := mmaes.DefaultConfig(12)
+	cfg.Update, cfg.Memory, cfg.C = mmaes.LMMA, 3, 0.3 // windows of 3: the memory wraps
+	cfg.Seed, cfg.Sigma, cfg.MaxEvals = 5, 1, 8000
+	cfg.Mean = []float64{1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0}
+	cfg.Scales = []float64{1, 2, 3, 1, 0.5, 1, 1, 2, 3, 1, 0.5, 1}
+	cfg.Fixed = map[int]float64{1: 2}
+	cfg.Integer = []int{3, 5}
+	cfg.MinStd, cfg.MaxStd = 1e-6, 10
+	cfg.Lower, cfg.Upper = slices.Repeat([]float64{-8}, 12), slices.Repeat([]float64{8}, 12)
+	cfg.Restart, cfg.MaxGenerations = mmaes.BIPOP, 150
+	f := func(x []float64) float64 {
+		if x[1] != 2 || x[3] != math.Round(x[3]) || x[5] != math.Round(x[5]) || slices.Max(x) > 8 || slices.Min(x) < -8 {
+			panic("candidate breaks the config")
+		}
+		return rastrigin(x)
+	}
+	var results []mmaes.Result
+	for _, w := range []int{1, 3} {
+		c := cfg
+		c.Workers = w
+		res, err := mustNew(t, c).Optimize(t.Context(), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		results = append(results, res)
+	}
+	a, b := results[0], results[1]
+	if a.F != b.F || a.Evals != b.Evals || a.Restarts != b.Restarts || !slices.Equal(a.X, b.X) || !slices.Equal(a.Mean, b.Mean) {
+		t.Errorf("Workers 3 differs from Workers 1: %+v, %+v", b, a)
+	}
+	if a.Restarts == 0 {
+		t.Error("no restart: the test does not compose restarts")
+	}
+
+	// Ask/Tell with injections and partial generations, resumed.
+	run := func(o *mmaes.Optimizer, from, to int) {
+		for g := from; g < to && o.Reason() == mmaes.NotStopped; g++ {
+			if g%17 == 0 {
+				x := slices.Repeat([]float64{0.25}, 12)
+				x[1] = 2
+				if err := o.Inject(x); err != nil {
+					t.Fatal(err)
+				}
+			}
+			xs := o.Ask()
+			if xs == nil {
+				return
+			}
+			var idx []int
+			var fit []float64
+			for i, x := range xs {
+				if g%5 == 0 && i%3 == 1 {
+					continue // missing
+				}
+				idx, fit = append(idx, i), append(fit, f(x))
+			}
+			if err := o.TellSome(idx, fit); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	o := mustNew(t, cfg)
+	run(o, 0, 170)
+	if err := o.Inject(slices.Repeat([]float64{1}, 12)); err != nil {
+		t.Fatal(err)
+	}
+	o.Ask()
+	var r mmaes.Optimizer
+	if err := r.UnmarshalBinary(state(t, o)); err != nil {
+		t.Fatal(err)
+	}
+	run(o, 170, 260)
+	run(&r, 170, 260)
+	if !bytes.Equal(state(t, &r), state(t, o)) {
+		t.Error("resumed run differs")
+	}
+	if o.Generation() < 200 {
+		t.Errorf("the run stopped at generation %d: %v", o.Generation(), o.Reason())
+	}
+}
+
+// TestLMMACheckpointSize: a checkpoint of LMMA holds O(m·n) floats, not n²:
+// at n = 20000 it is within (2(m+1) + λ + 12)·n·8 bytes plus 64 KiB.
+func TestLMMACheckpointSize(t *testing.T) {
+	const n = 20000
+	cfg := mmaes.DefaultConfig(n)
+	cfg.Update, cfg.C = mmaes.LMMA, 0.5
+	o := mustNew(t, cfg)
+	runGens(t, o, sphere, 2*o.Params().Memory+4)
+	b := state(t, o)
+	par := o.Params()
+	limit := (2*(par.Memory+1)+par.Lambda+12)*n*8 + 64<<10
+	if len(b) > limit {
+		t.Errorf("checkpoint of %d bytes, more than %d", len(b), limit)
+	}
+	var r mmaes.Optimizer
+	if err := r.UnmarshalBinary(b); err != nil {
+		t.Fatal(err)
+	}
+	runGens(t, o, sphere, 3)
+	runGens(t, &r, sphere, 3)
+	if !bytes.Equal(state(t, o), state(t, &r)) {
+		t.Error("restored run differs")
+	}
+}
+
+// TestLMMASolves: LMMA reaches the target on the sphere, the cigar and the
+// Rosenbrock function at n = 100 (m0 in [−10, 10]ⁿ, σ0 = 20/3) within
+// twice the evaluations full MMA needs there (medians of MMA: 12 800,
+// 32 000, 1 000 000; LMMA measured 0.95×, 1.2×, 0.33× of them), median of
+// 5 seeds; on Rosenbrock a run may stop in the local minimum (TolFun), 4
+// of 5 must not.
+func TestLMMASolves(t *testing.T) {
+	if testing.Short() {
+		t.Skip("15 runs at n = 100")
+	}
+	for _, c := range []struct {
+		name   string
+		f      func([]float64) float64
+		bound  float64
+		solved int
+	}{{"sphere", sphere, 26000, 5}, {"cigar", cigar, 64000, 5}, {"rosenbrock", rosenbrock, 2e6, 4}} {
+		var evals []int
+		for seed := uint64(1); seed <= 5; seed++ {
+			cfg := startConfig(100, mmaes.LMMA, seed)
+			cfg.TargetF, cfg.MaxEvals = 1e-10, 4000000
+			res, err := mustNew(t, cfg).Optimize(t.Context(), c.f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Reason == mmaes.TargetReached {
+				evals = append(evals, res.Evals)
+			}
+		}
+		if len(evals) < c.solved {
+			t.Fatalf("%s: %d of 5 solved", c.name, len(evals))
+		}
+		if m := median(evals); m > c.bound {
+			t.Errorf("%s: median %v evaluations, bound %v", c.name, m, c.bound)
+		} else {
+			t.Logf("%s: median %v evaluations", c.name, m)
+		}
+	}
+}
+
+// cigar is x_1² + 10⁶·Σ_{i≥2} x_i².
+func cigar(x []float64) float64 {
+	s := 0.0
+	for _, v := range x[1:] {
+		s += v * v
+	}
+	return x[0]*x[0] + 1e6*s
+}
