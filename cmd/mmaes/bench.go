@@ -30,6 +30,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	mdPath := fs.String("md", "", "also write the tables as Markdown to this file")
 	plotPath := fs.String("plot", "", "write a log-log PNG of time per generation against n")
 	runs := fs.Int("runs", 1, "measure the whole table this many times; with more than one, also print the median and range of each ratio over the runs (the plot shows the medians)")
+	lmmaDims := fs.String("lmma-dims", "10000,100000", "dimensions of the limited-memory (LMMA) table (empty: none; 1000000 needs about 2 GB and a minute)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -40,6 +41,12 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	var latDims []int
 	if *latencyDims != "" {
 		if latDims, err = parseInts("latency-dims", *latencyDims); err != nil {
+			return err
+		}
+	}
+	var lmDims []int
+	if *lmmaDims != "" {
+		if lmDims, err = parseInts("lmma-dims", *lmmaDims); err != nil {
 			return err
 		}
 	}
@@ -74,6 +81,10 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprint(w, summaryTable(runRows))
 	}
 
+	if len(lmDims) > 0 {
+		peak, _ := measurePeak(*reps)
+		benchLMMA(w, lmDims, *reps, peak)
+	}
 	if len(latDims) > 0 {
 		fmt.Fprintf(w, "\nsingle-generation latency over %d generations:\n\n| n | median µs | p99 µs | max µs |\n|---|---|---|---|\n", *latencyGens)
 		for _, n := range latDims {

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/mmaes-go/mmaes"
+	"github.com/mmaes-go/mmaes/kernel"
+)
+
+// benchLMMA measures a generation of the limited memory (Update LMMA) at
+// each n of dims in its steady state (all k = m + 1 pairs in use: a path
+// rate of 1/2 fills them in 2k generations; the rate changes no cost) and
+// prints it against its roofline, max(4·k·λ·n/P, 8·(2k + 4λ)·n/B), with P
+// the measured FMA peak and B the in-place bandwidth over an array larger
+// than the caches.
+func benchLMMA(w io.Writer, dims []int, reps int, peak float64) {
+	bw := measureBandwidth(4096, reps) // 8·4096² = 128 MiB, beyond every cache
+	fmt.Fprintf(w, "\nLMMA (limited memory), one core; memory bandwidth B = %.1f GB/s (in place, 128 MiB):\n\n", bw/1e9)
+	fmt.Fprintln(w, "| n | λ | k | µs/gen | T_roof µs | µs/T_roof | GFLOP/s | of peak | normal deviates µs | kernels + rest µs |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
+	for _, n := range dims {
+		cfg := mmaes.DefaultConfig(n)
+		cfg.Update, cfg.C, cfg.Sigma = mmaes.LMMA, 0.5, 1
+		cfg.TolFun, cfg.TolX, cfg.MaxGenerations, cfg.MaxCondition, cfg.Endless = 0, 0, 0, 0, true
+		opt, err := mmaes.New(cfg)
+		if err != nil {
+			fmt.Fprintf(w, "| %d | – | – | %v |\n", n, err)
+			continue
+		}
+		par := opt.Params()
+		k, lambda, nf := float64(par.Memory+1), float64(par.Lambda), float64(n)
+		fit := make([]float64, par.Lambda)
+		var h uint64
+		gen := func() {
+			for i := range opt.Ask() {
+				h = (h + 0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
+				fit[i] = float64(h >> 11)
+			}
+			if err := opt.Tell(fit); err != nil {
+				panic(err) // a live run by construction
+			}
+		}
+		for range 2*par.Memory + 4 {
+			gen()
+		}
+		t := medianOf(reps, func() float64 { return timed(gen) })
+		flops, bytes := 4*k*lambda*nf, 8*(2*k+4*lambda)*nf
+		roof := math.Max(flops/peak, bytes/bw)
+		z := make([]float64, par.Lambda*n)
+		var st [4 * kernel.ZigLanes]uint64
+		for i := range st {
+			st[i] = uint64(i)*0x9e3779b97f4a7c15 + 1
+		}
+		var xt [257]float64
+		copy(xt[:], zigTable())
+		normals := medianOf(reps, func() float64 {
+			return timed(func() {
+				var rej [64]uint64
+				for zz := z; len(zz) > 0; {
+					acc, nrej := kernel.Ziggurat(zz, &st, &xt, rej[:])
+					zz = zz[min(len(zz), acc+nrej):]
+				}
+			})
+		})
+		fmt.Fprintf(w, "| %d | %d | %d | %.0f | %.0f | %.2f | %.1f | %.0f %% | %.0f | %.0f |\n",
+			n, par.Lambda, int(k), t*1e6, roof*1e6, t/roof, flops/t/1e9, 100*flops/t/peak, normals*1e6, (t-normals)*1e6)
+	}
+	fmt.Fprintln(w, "\nk = Memory + 1 stored pairs; 4·k·λ·n flops and 8·(2k + 4λ)·n bytes a generation (the pairs read once, Z written once and read twice, X written).")
+	fmt.Fprintln(w, "normal deviates: the λ·n deviates of a generation by the ziggurat's fast path alone (kernel.Ziggurat; the rare slow-path draws not included).")
+}
+
+// zigTable returns the ziggurat's layer table x[0..256] for 256 layers
+// (Doornik's form, the library's: x[1] = r, the base layer's virtual
+// width in x[0], x[256] = 0).
+func zigTable() []float64 {
+	const r, v = 3.6541528853610088, 0.00492867323399
+	f := func(x float64) float64 { return math.Exp(-0.5 * x * x) }
+	x := make([]float64, 257)
+	x[0], x[1] = v/f(r), r
+	for i := 2; i < 256; i++ {
+		x[i] = math.Sqrt(-2 * math.Log(v/x[i-1]+f(x[i-1])))
+	}
+	return x
+}
