@@ -42,9 +42,9 @@ import (
 //	         pending generation, their points and the clipped parts of
 //	         their steps, whether a leader waits (flag) and its point (n)
 //	distribution (full matrix): s, the row bounds of A and A_inv, p, v,
-//	         Ã (n²), A_inv (n², Cholesky only); (LMMA): a, the slots in
-//	         use k, the live slot, the generations of its window, g (k),
-//	         p (k·n), v (k·n)
+//	         Ã (n²), A_inv (n², Cholesky only); (LMMA): the diagonal S
+//	         (n), the slots in use k, the live slot, the generations of its
+//	         window, g (k), p (k·n), v (k·n)
 //	population: Z, Y (λ·n each; Y not with LMMA), the pending steps if
 //	         asked (the candidates X follow from them); stored also when
 //	         not asked, so that every buffer the decoder allocates is

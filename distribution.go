@@ -30,18 +30,19 @@ const (
 	// LMMA is the limited-memory MMA-ES, for large n (10⁴ … 10⁶): the MMA
 	// update, with A kept as
 	//
-	//	A = a·D + Σ_t g_t·p_t·v_tᵀ
+	//	A = diag(S) + Σ_t g_t·p_t·v_tᵀ
 	//
-	// (D = diag(Config.Scales), else I): each generation adds (c1/2)·p·vᵀ
-	// to the live term of the current window of T = 1/c (rounded) generations; at
-	// the end of a window the term is frozen, and Config.Memory frozen
-	// terms are kept, the oldest forgotten. A generation costs O(m·n) a
-	// candidate and the distribution (2m + 7)·n floats, m = Config.Memory
-	// (default 4 + ⌊3 ln n⌋). The repository's docs/large-scale.md derives
-	// it and has its measurements. It has no rank-μ term (RankMu, Active)
-	// and no Noise; A() returns the dense matrix only while n² floats fit
-	// a quarter of the memory budget (else nil), AInv nil, P and V the
-	// live pair.
+	// (S = Config.Scales, else 1, at the start): each generation adds
+	// (c1/2)·p·vᵀ to the live term of the current window of T = 1/c
+	// (rounded) generations; at the end of a window the term is frozen,
+	// and Config.Memory frozen terms are kept, the oldest forgotten, the
+	// diagonal S taking up its part of every coordinate's deviation. A
+	// generation costs O(m·n) a candidate and the distribution (2m + 7)·n
+	// floats, m = Config.Memory (default 4 + ⌊3 ln n⌋). The repository's
+	// docs/large-scale.md derives it and has its measurements. It has no
+	// rank-μ term (RankMu, Active) and no Noise; A() returns the dense
+	// matrix only while n² floats fit a quarter of the memory budget (else
+	// nil), AInv nil, P and V the live pair.
 	LMMA
 
 	numUpdates

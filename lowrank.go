@@ -9,16 +9,16 @@ import (
 // lowRank is the limited-memory distribution (Update LMMA): MMA-ES's
 // rank-one adaptation of the mutation matrix with A kept as
 //
-//	A = a·D + Σ_t g_t·p_t·v_tᵀ,
+//	A = diag(S) + Σ_t g_t·p_t·v_tᵀ,
 //
-// D = diag(Config.Scales) (I without), a scalar a, and at most Memory + 1
-// pairs of vectors (p_t, v_t) with coefficients g_t. docs/large-scale.md
-// derives it; in short:
+// a diagonal S (Config.Scales, or 1, at the start of a run) and at most
+// Memory + 1 pairs of vectors (p_t, v_t) with coefficients g_t.
+// docs/large-scale.md derives it; in short:
 //
 //   - σ·A is what the candidates see, so MMA's A ← α·A + β·p·vᵀ is the
 //     same distribution as A ← A + (β/α)·p·vᵀ with σ taking the factor α;
 //     that factor is dropped (the step-size adaptation keeps σ's scale),
-//     and A becomes D plus a sum of rank-one stretches, η = c1/2 each
+//     and A becomes S plus a sum of rank-one stretches, η = c1/2 each
 //     generation: A ← A + η·p·vᵀ.
 //   - The paths move slowly (rate c), so the terms of consecutive
 //     generations point almost the same way: the terms of a window of T ≈
@@ -27,13 +27,15 @@ import (
 //     generation). When the window ends, the pair is frozen and a new
 //     window starts from a copy of the paths.
 //   - Memory frozen windows are kept; a new one replaces the oldest, which
-//     is forgotten: its stretch leaves A (a limited memory, as in LM-MA-ES
-//     and Rm-ES). The identity part is never forgotten.
+//     is forgotten without changing any coordinate's standard deviation:
+//     S takes up the term's part of A's row norms (foldDiagonal), so that
+//     the scales a separable problem needs are kept while the terms that
+//     learnt them are forgotten.
 //
 // Sampling the population is two passes over the stored vectors: the
 // coefficients w_{l,t} = v_t·z_l (kernel.DotRows), then the candidates
-// x_l = m + σ·(a·D·z_l + Σ_t g_t·w_{l,t}·p_t) (kernel.CombineRows), with
-// no step y_l stored: y_w = A·z_w comes from the same coefficients.
+// x_l = m + σ·(S∘z_l + Σ_t g_t·w_{l,t}·p_t) (kernel.CombineRows), with no
+// step y_l stored: y_w = A·z_w comes from the same coefficients.
 type lowRank struct {
 	n, mem int
 	s0     []float64 // Config.Scales, or nil
@@ -43,8 +45,8 @@ type lowRank struct {
 	c, cp, eta float64
 	window     int
 
-	a    float64   // the factor of D
-	sd   []float64 // a·D as a vector (the kernel's diagonal)
+	sd   []float64 // the diagonal part S of A (D at the start of a run)
+	sMax float64   // max_i S_i
 	k    int       // slots in use, 1 … mem+1
 	live int       // the slot of the live pair
 	win  int       // generations of the live window so far
@@ -67,12 +69,12 @@ type lowRank struct {
 	// Scratch: the row norms of the last scan (norms), the Gram matrix of
 	// the v_t (gram), zeros for the kernel's mean, a step (n), and solve's
 	// and the axes' space.
-	norms, zero, tmp, dir []float64
-	gram                  []float64
-	scanned               bool
-	solveM, solveR        []float64
-	view                  []float64 // the dense A that matrix returns, when it fits
-	budget                int64
+	norms, zero    []float64
+	gram           []float64
+	scanned        bool
+	solveM, solveR []float64
+	view           []float64 // the dense A that matrix returns, when it fits
+	budget         int64
 }
 
 // newLowRank allocates a limited-memory distribution for a validated cfg.
@@ -85,13 +87,13 @@ func newLowRank(cfg *Config) *lowRank {
 	slots := mem + 1
 	d.p, d.v = make([]float64, slots*n), make([]float64, slots*n)
 	d.g, d.pInf, d.vNorm = make([]float64, slots), make([]float64, slots), make([]float64, slots)
-	vec := make([]float64, 7*n)
+	vec := make([]float64, 5*n)
 	next := func() []float64 {
 		x := vec[:n:n]
 		vec = vec[n:]
 		return x
 	}
-	d.sd, d.pNew, d.vNew, d.norms, d.zero, d.tmp, d.dir = next(), next(), next(), next(), next(), next(), next()
+	d.sd, d.pNew, d.vNew, d.norms, d.zero = next(), next(), next(), next(), next()
 	d.gram = make([]float64, slots*slots)
 	d.cs = make([]float64, slots)
 	return d
@@ -148,7 +150,7 @@ func lowRankRates(cfg *Config, p *Params) error {
 // run with population λ.
 func lowRankMemory(cfg *Config, lambda int) float64 {
 	n, slots := float64(cfg.Dim), float64(memoryOf(cfg)+1)
-	return 8 * (2*slots*n + 7*n + 2*slots*slots + 3*slots + 2*float64(lambda)*slots)
+	return 8 * (2*slots*n + 5*n + 2*slots*slots + 3*slots + 2*float64(lambda)*slots)
 }
 
 func (d *lowRank) setParams(par *Params, lambda int) {
@@ -162,26 +164,69 @@ func (d *lowRank) setParams(par *Params, lambda int) {
 }
 
 func (d *lowRank) reset() {
-	d.a, d.k, d.live, d.win = 1, 1, 0, 0
+	d.k, d.live, d.win = 1, 0, 0
 	clear(d.p)
 	clear(d.v)
 	clear(d.g)
 	clear(d.pInf)
 	clear(d.vNorm)
-	d.setDiag()
+	for i := range d.sd {
+		d.sd[i] = 1
+		if d.s0 != nil {
+			d.sd[i] = d.s0[i]
+		}
+	}
+	d.sMax = maxAbs(d.sd)
 	d.scanned = false
 }
 
-// setDiag sets sd = a·D.
-func (d *lowRank) setDiag() {
-	for i := range d.sd {
-		s := 1.0
-		if d.s0 != nil {
-			s = d.s0[i]
-		}
-		d.sd[i] = d.a * s
+// foldDiagonal forgets the term of slot u (it is about to be replaced)
+// without changing any coordinate's standard deviation: S takes up what
+// the term contributed to A's row norms. With A' = A − g_u·p_u·v_uᵀ (the
+// term removed, S unchanged), row i loses
+//
+//	δ_i = ‖A_i‖² − ‖A'_i‖² = 2·g_u·p_u,i·(A'_i·v_u) + g_u²·p_u,i²·‖v_u‖²,
+//
+// A'_i·v_u = S_i·v_u,i + Σ_{t≠u} g_t·p_t,i·(v_t·v_u), and S_i changes by
+// the Δ that gives ‖A'_i + Δ·e_i‖² = ‖A_i‖²: Δ = √(a_i² + δ_i) − a_i with
+// a_i = A'_ii = S_i + Σ_{t≠u} g_t·p_t,i·v_t,i, the diagonal element (Δ =
+// −a_i when a_i² + δ_i < 0; S_i stays within a factor e of its value).
+// O(k·n), once a window. On a problem whose good scales are the
+// coordinates' (a separable ellipsoid), S learns them, where the terms
+// alone would forget them with the windows that learnt them.
+func (d *lowRank) foldDiagonal(u int) {
+	if !foldDiagonals {
+		return
 	}
+	n, kk := d.n, d.k
+	vu, pu, gu := d.v[u*n:u*n+n], d.p[u*n:u*n+n], d.g[u]
+	gram := d.gram[:kk]
+	kernel.DotRows(gram, d.v[:kk*n], kk, vu, 1, n)
+	vu2 := gram[u]
+	for i := range d.sd {
+		si := d.sd[i]
+		av, ai := si*vu[i], si
+		for t := 0; t < kk; t++ {
+			if t == u {
+				continue
+			}
+			q := d.g[t] * d.p[t*n+i]
+			av += q * gram[t]
+			ai += q * d.v[t*n+i]
+		}
+		q := gu * pu[i]
+		delta := 2*q*av + q*q*vu2
+		dd := -ai
+		if r := ai*ai + delta; r > 0 {
+			dd = math.Sqrt(r) - ai
+		}
+		d.sd[i] = min(si*math.E, max(si/math.E, si+dd))
+	}
+	d.sMax = maxAbs(d.sd)
 }
+
+// foldDiagonals turns foldDiagonal on (the tests measure it off).
+var foldDiagonals = true
 
 // sample sets y_i = A·z_i (the interface's form; the optimizer uses
 // sampleDirect).
@@ -260,8 +305,11 @@ func (d *lowRank) commit(*generation) int {
 		next := t + 1
 		if d.k < d.mem+1 {
 			d.k++
-		} else if next == d.k {
-			next = 0
+		} else {
+			if next == d.k {
+				next = 0
+			}
+			d.foldDiagonal(next) // the oldest, about to be replaced
 		}
 		copy(d.p[next*n:next*n+n], d.pNew)
 		copy(d.v[next*n:next*n+n], d.vNew)
@@ -272,19 +320,16 @@ func (d *lowRank) commit(*generation) int {
 }
 
 // rowBound returns an upper bound of A's largest row norm:
-// a·max D + Σ_t |g_t|·max_i|p_t,i|·‖v_t‖.
+// max S + Σ_t |g_t|·max_i|p_t,i|·‖v_t‖.
 func (d *lowRank) rowBound() float64 {
-	b := d.a
-	if d.s0 != nil {
-		b *= maxAbs(d.s0)
-	}
+	b := d.sMax
 	for t := 0; t < d.k; t++ {
 		b += math.Abs(d.g[t]) * d.pInf[t] * d.vNorm[t]
 	}
 	return b * boundSlack
 }
 
-// rebalance multiplies A (a and every g_t) by 2^k when its row bound
+// rebalance multiplies A (S and every g_t) by 2^k when its row bound
 // leaves [2⁻⁶⁴, 2⁶⁵), exactly, and returns k for σ to take.
 func (d *lowRank) rebalance() int {
 	b := d.rowBound()
@@ -297,11 +342,11 @@ func (d *lowRank) rebalance() int {
 	}
 	k := -e
 	f := math.Ldexp(1, k)
-	d.a *= f
+	kernel.Scale(f, d.sd)
+	d.sMax *= f
 	for t := range d.g[:d.k] {
 		d.g[t] *= f
 	}
-	d.setDiag()
 	return k
 }
 
@@ -329,7 +374,7 @@ func (d *lowRank) inspect(gen int, exact bool) health {
 // scan computes the row norms of A into norms and returns the largest and
 // the smallest: with G_tu = v_t·v_u and q_t = g_t·p_t,i,
 //
-//	‖A_i‖² = (a·D_i)² + 2·a·D_i·Σ_t q_t·v_t,i + Σ_t q_t·Σ_u G_tu·q_u,
+//	‖A_i‖² = S_i² + 2·S_i·Σ_t q_t·v_t,i + Σ_t q_t·Σ_u G_tu·q_u,
 //
 // O(n·k²) after the Gram matrix (O(n·k²) too).
 func (d *lowRank) scan() (maxRow, minRow float64) {
@@ -382,8 +427,8 @@ func (d *lowRank) stdDevs(dst []float64) {
 
 func (d *lowRank) flush() {}
 
-// solve sets z = A⁻¹·y by the Woodbury identity: with S = a·D and the
-// k×k matrix M = I + Vᵀ·S⁻¹·P·diag(g),
+// solve sets z = A⁻¹·y by the Woodbury identity: with the k×k matrix
+// M = I + Vᵀ·S⁻¹·P·diag(g) (S the diagonal),
 //
 //	A⁻¹·y = S⁻¹·y − S⁻¹·P·diag(g)·M⁻¹·Vᵀ·S⁻¹·y,
 //
@@ -474,11 +519,11 @@ func (d *lowRank) noEffectAxis(m []float64, sigma float64) bool {
 		for u := 0; u < kk; u++ {
 			cs[u] = d.g[u] * kernel.Dot(d.v[u*n:u*n+n], vt) / d.vNorm[t]
 		}
-		for i := range d.dir {
-			d.dir[i] = vt[i] / d.vNorm[t]
+		dir, axis := d.vNew, d.pNew // free between the proposals
+		for i := range dir {
+			dir[i] = vt[i] / d.vNorm[t]
 		}
-		axis := d.tmp
-		kernel.CombineRows(axis, d.zero, 1, d.sd, d.dir, 1, n, d.p[:kk*n], kk, cs)
+		kernel.CombineRows(axis, d.zero, 1, d.sd, dir, 1, n, d.p[:kk*n], kk, cs)
 		moves := false
 		for i, x := range axis {
 			if m[i]+0.1*sigma*x != m[i] {
@@ -524,10 +569,10 @@ func (d *lowRank) paths() (p, v []float64) {
 	return d.p[t*n : t*n+n], d.v[t*n : t*n+n]
 }
 
-// encode writes a, k, the live slot, the window's generations, the
+// encode writes S, k, the live slot, the window's generations, the
 // coefficients and the k slots' p and v.
 func (d *lowRank) encode(e *encoder) {
-	e.f64(d.a)
+	e.floats(d.sd)
 	e.int(d.k)
 	e.int(d.live)
 	e.int(d.win)
@@ -538,7 +583,7 @@ func (d *lowRank) encode(e *encoder) {
 
 func (d *lowRank) decode(r *decoder, live bool) error {
 	d.scanned = false
-	d.a = r.f64()
+	r.floats(d.sd)
 	k, lv, win := r.int(), r.int(), r.int()
 	if r.err != nil {
 		return r.err
@@ -553,13 +598,23 @@ func (d *lowRank) decode(r *decoder, live bool) error {
 	if r.err != nil {
 		return r.err
 	}
-	if live && (!(d.a > 0) || !finite(d.a) || !allFinite(d.g[:k]) || !allFinite(d.p[:k*d.n]) || !allFinite(d.v[:k*d.n])) {
+	if live && (!allPositive(d.sd) || !allFinite(d.g[:k]) || !allFinite(d.p[:k*d.n]) || !allFinite(d.v[:k*d.n])) {
 		return ckErr("live run with a non-finite state")
 	}
 	for t := 0; t < k; t++ {
 		d.pInf[t] = maxAbs(d.p[t*d.n : t*d.n+d.n])
 		d.vNorm[t] = kernel.Norm(d.v[t*d.n : t*d.n+d.n])
 	}
-	d.setDiag()
+	d.sMax = maxAbs(d.sd)
 	return nil
+}
+
+// allPositive reports whether every x is finite and > 0.
+func allPositive(x []float64) bool {
+	for _, v := range x {
+		if !(v > 0) || !finite(v) {
+			return false
+		}
+	}
+	return true
 }

@@ -202,8 +202,11 @@ func TestLowRankSolve(t *testing.T) {
 // rates: each generation adds η = c1/2 to the live term's coefficient; after
 // T generations the live term is frozen (with the paths of that moment)
 // and a new live term starts at 0; at most Memory frozen terms are kept,
-// the oldest forgotten. The dense A of the optimizer must equal
-// I + Σ_frozen g·p·vᵀ + g_live·p·vᵀ (within the rounding of the two sums).
+// the oldest forgotten, its part of each row norm of A taken up by the
+// diagonal S (computed here on the dense matrices: the Δ_i with
+// ‖A'_i + Δ_i·e_i‖ = ‖A_i‖, A' = A without the term). The dense A of the
+// optimizer must equal diag(S) + Σ_frozen g·p·vᵀ + g_live·p·vᵀ (within
+// the rounding of the sums).
 func TestLowRankWindows(t *testing.T) {
 	const n, mem = 9, 3
 	cfg := DefaultConfig(n)
@@ -229,6 +232,24 @@ func TestLowRankWindows(t *testing.T) {
 	var frozen []term
 	live := term{g: 0}
 	win := 0
+	sd := make([]float64, n)
+	for i := range sd {
+		sd[i] = 1
+	}
+	dense := func(terms []term) []float64 {
+		a := make([]float64, n*n)
+		for i := 0; i < n; i++ {
+			a[i*n+i] = sd[i]
+		}
+		for _, tm := range terms {
+			for i := 0; i < n; i++ {
+				for j := 0; j < n; j++ {
+					a[i*n+j] += tm.g * tm.p[i] * tm.v[j]
+				}
+			}
+		}
+		return a
+	}
 	fit := make([]float64, o.Lambda())
 	for gen := 1; gen <= 40; gen++ {
 		for i, x := range o.Ask() {
@@ -247,21 +268,27 @@ func TestLowRankWindows(t *testing.T) {
 		if win == window {
 			frozen = append(frozen, live)
 			if len(frozen) > mem {
+				// Forget frozen[0]: S keeps the row norms. (The live term
+				// is the new window's copy, g = 0, not yet there.)
+				with, without := dense(frozen), dense(frozen[1:])
+				for i := 0; i < n; i++ {
+					var nw, nwo float64
+					for j := 0; j < n; j++ {
+						nw += with[i*n+j] * with[i*n+j]
+						nwo += without[i*n+j] * without[i*n+j]
+					}
+					ai := without[i*n+i]
+					delta := -ai
+					if r := ai*ai + nw - nwo; r > 0 {
+						delta = math.Sqrt(r) - ai
+					}
+					sd[i] = min(sd[i]*math.E, max(sd[i]/math.E, sd[i]+delta))
+				}
 				frozen = frozen[1:]
 			}
 			live, win = term{p: live.p, v: live.v}, 0
 		}
-		want := make([]float64, n*n)
-		for i := 0; i < n; i++ {
-			want[i*n+i] = 1
-		}
-		for _, tm := range append(append([]term(nil), frozen...), live) {
-			for i := 0; i < n; i++ {
-				for j := 0; j < n; j++ {
-					want[i*n+j] += tm.g * tm.p[i] * tm.v[j]
-				}
-			}
-		}
+		want := dense(append(append([]term(nil), frozen...), live))
 		got := o.A()
 		for e := range want {
 			if d := math.Abs(got[e] - want[e]); d > 1e-12*(1+math.Abs(want[e])) {
