@@ -79,7 +79,7 @@ type Config struct {
 	// generation's O(λ·n²) is too slow) use LMMA.
 	Update Update
 	// Memory is the number m of frozen rank-one terms LMMA keeps (see
-	// LMMA); 0 means 4 + ⌊3 ln n⌋. Only with LMMA; at most 1024.
+	// LMMA); 0 means 2·(4 + ⌊3 ln n⌋). Only with LMMA; at most 1024.
 	Memory int
 
 	// Lambda is the population size λ ≥ 2; 0 means the paper's

@@ -38,7 +38,7 @@ const (
 	// and Config.Memory frozen terms are kept, the oldest forgotten, the
 	// diagonal S taking up its part of every coordinate's deviation. A
 	// generation costs O(m·n) a candidate and the distribution (2m + 7)·n
-	// floats, m = Config.Memory (default 4 + ⌊3 ln n⌋). The repository's
+	// floats, m = Config.Memory (default 2·(4 + ⌊3 ln n⌋)). The repository's
 	// docs/large-scale.md derives it and has its measurements. It has no
 	// rank-μ term (RankMu, Active) and no Noise; A() returns the dense
 	// matrix only while n² floats fit a quarter of the memory budget (else

@@ -27,10 +27,11 @@ import (
 //     generation). When the window ends, the pair is frozen and a new
 //     window starts from a copy of the paths.
 //   - Memory frozen windows are kept; a new one replaces the oldest, which
-//     is forgotten without changing any coordinate's standard deviation:
-//     S takes up the term's part of A's row norms (foldDiagonal), so that
-//     the scales a separable problem needs are kept while the terms that
-//     learnt them are forgotten.
+//     is forgotten: its stretch leaves A (a limited memory, as in LM-MA-ES
+//     and Rm-ES). The diagonal part is never forgotten, so A keeps full
+//     rank, and a stretch that is still selected is not lost with its
+//     window: the terms after it were made from paths p = A·v that hold
+//     it.
 //
 // Sampling the population is two passes over the stored vectors: the
 // coefficients w_{l,t} = v_t·z_l (kernel.DotRows), then the candidates
@@ -100,12 +101,14 @@ func newLowRank(cfg *Config) *lowRank {
 }
 
 // memoryOf returns the number of frozen pairs of cfg: Config.Memory, or
-// 4 + ⌊3 ln n⌋.
+// 2·(4 + ⌊3 ln n⌋), twice LM-MA-ES's number of directions (its paths have
+// geometric time scales; the windows here are all 1/c long, and the
+// ill-conditioned problems need the longer memory: docs/large-scale.md).
 func memoryOf(cfg *Config) int {
 	if cfg.Memory > 0 {
 		return cfg.Memory
 	}
-	return 4 + int(math.Floor(3*math.Log(float64(cfg.Dim))))
+	return 2 * (4 + int(math.Floor(3*math.Log(float64(cfg.Dim)))))
 }
 
 // checkLowRank validates the options of LMMA: Memory, and the features it
@@ -179,54 +182,6 @@ func (d *lowRank) reset() {
 	d.sMax = maxAbs(d.sd)
 	d.scanned = false
 }
-
-// foldDiagonal forgets the term of slot u (it is about to be replaced)
-// without changing any coordinate's standard deviation: S takes up what
-// the term contributed to A's row norms. With A' = A − g_u·p_u·v_uᵀ (the
-// term removed, S unchanged), row i loses
-//
-//	δ_i = ‖A_i‖² − ‖A'_i‖² = 2·g_u·p_u,i·(A'_i·v_u) + g_u²·p_u,i²·‖v_u‖²,
-//
-// A'_i·v_u = S_i·v_u,i + Σ_{t≠u} g_t·p_t,i·(v_t·v_u), and S_i changes by
-// the Δ that gives ‖A'_i + Δ·e_i‖² = ‖A_i‖²: Δ = √(a_i² + δ_i) − a_i with
-// a_i = A'_ii = S_i + Σ_{t≠u} g_t·p_t,i·v_t,i, the diagonal element (Δ =
-// −a_i when a_i² + δ_i < 0; S_i stays within a factor e of its value).
-// O(k·n), once a window. On a problem whose good scales are the
-// coordinates' (a separable ellipsoid), S learns them, where the terms
-// alone would forget them with the windows that learnt them.
-func (d *lowRank) foldDiagonal(u int) {
-	if !foldDiagonals {
-		return
-	}
-	n, kk := d.n, d.k
-	vu, pu, gu := d.v[u*n:u*n+n], d.p[u*n:u*n+n], d.g[u]
-	gram := d.gram[:kk]
-	kernel.DotRows(gram, d.v[:kk*n], kk, vu, 1, n)
-	vu2 := gram[u]
-	for i := range d.sd {
-		si := d.sd[i]
-		av, ai := si*vu[i], si
-		for t := 0; t < kk; t++ {
-			if t == u {
-				continue
-			}
-			q := d.g[t] * d.p[t*n+i]
-			av += q * gram[t]
-			ai += q * d.v[t*n+i]
-		}
-		q := gu * pu[i]
-		delta := 2*q*av + q*q*vu2
-		dd := -ai
-		if r := ai*ai + delta; r > 0 {
-			dd = math.Sqrt(r) - ai
-		}
-		d.sd[i] = min(si*math.E, max(si/math.E, si+dd))
-	}
-	d.sMax = maxAbs(d.sd)
-}
-
-// foldDiagonals turns foldDiagonal on (the tests measure it off).
-var foldDiagonals = true
 
 // sample sets y_i = A·z_i (the interface's form; the optimizer uses
 // sampleDirect).
@@ -305,11 +260,8 @@ func (d *lowRank) commit(*generation) int {
 		next := t + 1
 		if d.k < d.mem+1 {
 			d.k++
-		} else {
-			if next == d.k {
-				next = 0
-			}
-			d.foldDiagonal(next) // the oldest, about to be replaced
+		} else if next == d.k {
+			next = 0
 		}
 		copy(d.p[next*n:next*n+n], d.pNew)
 		copy(d.v[next*n:next*n+n], d.vNew)

@@ -202,11 +202,8 @@ func TestLowRankSolve(t *testing.T) {
 // rates: each generation adds η = c1/2 to the live term's coefficient; after
 // T generations the live term is frozen (with the paths of that moment)
 // and a new live term starts at 0; at most Memory frozen terms are kept,
-// the oldest forgotten, its part of each row norm of A taken up by the
-// diagonal S (computed here on the dense matrices: the Δ_i with
-// ‖A'_i + Δ_i·e_i‖ = ‖A_i‖, A' = A without the term). The dense A of the
-// optimizer must equal diag(S) + Σ_frozen g·p·vᵀ + g_live·p·vᵀ (within
-// the rounding of the sums).
+// the oldest forgotten. The dense A of the optimizer must equal
+// I + Σ_frozen g·p·vᵀ + g_live·p·vᵀ (within the rounding of the sums).
 func TestLowRankWindows(t *testing.T) {
 	const n, mem = 9, 3
 	cfg := DefaultConfig(n)
@@ -268,22 +265,6 @@ func TestLowRankWindows(t *testing.T) {
 		if win == window {
 			frozen = append(frozen, live)
 			if len(frozen) > mem {
-				// Forget frozen[0]: S keeps the row norms. (The live term
-				// is the new window's copy, g = 0, not yet there.)
-				with, without := dense(frozen), dense(frozen[1:])
-				for i := 0; i < n; i++ {
-					var nw, nwo float64
-					for j := 0; j < n; j++ {
-						nw += with[i*n+j] * with[i*n+j]
-						nwo += without[i*n+j] * without[i*n+j]
-					}
-					ai := without[i*n+i]
-					delta := -ai
-					if r := ai*ai + nw - nwo; r > 0 {
-						delta = math.Sqrt(r) - ai
-					}
-					sd[i] = min(sd[i]*math.E, max(sd[i]/math.E, sd[i]+delta))
-				}
 				frozen = frozen[1:]
 			}
 			live, win = term{p: live.p, v: live.v}, 0
