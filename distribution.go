@@ -32,11 +32,10 @@ const (
 	//
 	//	A = diag(S) + Σ_t g_t·p_t·v_tᵀ
 	//
-	// (S = Config.Scales, else 1, at the start): each generation adds
+	// (S = Config.Scales, else 1): each generation adds
 	// (c1/2)·p·vᵀ to the live term of the current window of T = 1/c
 	// (rounded) generations; at the end of a window the term is frozen,
-	// and Config.Memory frozen terms are kept, the oldest forgotten, the
-	// diagonal S taking up its part of every coordinate's deviation. A
+	// and Config.Memory frozen terms are kept, the oldest forgotten. A
 	// generation costs O(m·n) a candidate and the distribution (2m + 7)·n
 	// floats, m = Config.Memory (default 2·(4 + ⌊3 ln n⌋)). The repository's
 	// docs/large-scale.md derives it and has its measurements. It has no
