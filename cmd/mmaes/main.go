@@ -9,6 +9,7 @@
 //	mmaes paper   [-dims 2,4,8,16,32,64] [-runs 21] [-out DIR]
 //	mmaes compare [-dims 4,8,16] [-runs 5]
 //	mmaes bench   [-dims 16,64,256,1024,4096] (OpenBLAS column: go run -tags openblas .)
+//	mmaes largescale [-dims 1000] [-runs 5] [-opts lmmaes,sepcma,lmma] [-budget-per-n 1000]
 //
 // It lives in its own module so that the library stays free of dependencies.
 package main
@@ -35,6 +36,7 @@ var commands = []command{
 	{"compare", "compare with gonum's optimize.CmaEsChol", compareCmd},
 	{"bench", "time a generation against the roofline, OpenBLAS and gonum", benchCmd},
 	{"bbob", "run configurations on COCO's bbob suite: COCO data, summary, ECDF plots", bbobCmd},
+	{"largescale", "LM-MA-ES, sep-CMA-ES and the library on a large-scale suite (n = 10³…10⁵)", largescaleCmd},
 }
 
 // errUsage marks an error caused by the command line: main prints the usage
@@ -87,7 +89,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: mmaes <command> [flags]")
 	fmt.Fprintln(w, "\ncommands:")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\n'mmaes <command> -h' lists a command's flags; 'mmaes' alone is 'mmaes run'.")
 }
