@@ -299,9 +299,9 @@ func DefaultConfig(n int) Config {
 	if n >= 1 {
 		lambda := float64(defaultLambda(n))
 		g := 100 + 150*(float64(n)+3)*(float64(n)+3)/math.Sqrt(lambda)
-		if g < 1<<53 {
+		if g < 1<<53 && g < float64(math.MaxInt) {
 			cfg.MaxGenerations = int(g)
-		} // else: off; no run gets there
+		} // else: off; no run gets there (on 32-bit platforms from n ≈ 7000)
 	}
 	return cfg
 }

@@ -36,7 +36,7 @@ const (
 	// (c1/2)·p·vᵀ to the live term of the current window of T = 1/c
 	// (rounded) generations; at the end of a window the term is frozen,
 	// and Config.Memory frozen terms are kept, the oldest forgotten. A
-	// generation costs O(m·n) a candidate and the distribution (2m + 7)·n
+	// generation costs O(m·n) a candidate and the distribution (2m + 5)·n
 	// floats, m = Config.Memory (default 2·(4 + ⌊3 ln n⌋)). The repository's
 	// docs/large-scale.md derives it and has its measurements. It has no
 	// rank-μ term (RankMu, Active) and no Noise; A() returns the dense
@@ -109,6 +109,9 @@ type distribution interface {
 	// stdDevs sets dst[i] = ‖A_i‖, the standard deviation of coordinate i
 	// relative to σ (len(dst) = n). It applies a pending update.
 	stdDevs(dst []float64)
+	// deviations returns the smallest and the largest ‖A_i‖, the values
+	// stdDevs gives, without a vector of n (the state is not pending).
+	deviations() (lo, hi float64)
 	// flush applies a pending update, so that the state is A itself.
 	flush()
 	// encode appends the state to e; decode reads it back into a

@@ -67,12 +67,15 @@ type lowRank struct {
 	w, cw, cs []float64
 	lambda    int
 
-	// Scratch: the row norms of the last scan (norms), the Gram matrix of
-	// the v_t (gram), zeros for the kernel's mean, a step (n), and solve's
-	// and the axes' space.
-	norms, zero    []float64
+	// The last scan: its extremes, their ratio relative to the scales, and
+	// the row norms (norms, allocated by the first stdDevs; normsValid when
+	// the scan filled it); whether A changed since (scanned false).
+	lo, hi, relCond     float64
+	norms               []float64
+	scanned, normsValid bool
+
+	// Scratch: the Gram matrix of the v_t (gram), and solve's space.
 	gram           []float64
-	scanned        bool
 	solveM, solveR []float64
 	view           []float64 // the dense A that matrix returns, when it fits
 	budget         int64
@@ -88,13 +91,13 @@ func newLowRank(cfg *Config) *lowRank {
 	slots := mem + 1
 	d.p, d.v = make([]float64, slots*n), make([]float64, slots*n)
 	d.g, d.pInf, d.vNorm = make([]float64, slots), make([]float64, slots), make([]float64, slots)
-	vec := make([]float64, 5*n)
+	vec := make([]float64, 3*n)
 	next := func() []float64 {
 		x := vec[:n:n]
 		vec = vec[n:]
 		return x
 	}
-	d.sd, d.pNew, d.vNew, d.norms, d.zero = next(), next(), next(), next(), next()
+	d.sd, d.pNew, d.vNew = next(), next(), next()
 	d.gram = make([]float64, slots*slots)
 	d.cs = make([]float64, slots)
 	return d
@@ -153,7 +156,7 @@ func lowRankRates(cfg *Config, p *Params) error {
 // run with population λ.
 func lowRankMemory(cfg *Config, lambda int) float64 {
 	n, slots := float64(cfg.Dim), float64(memoryOf(cfg)+1)
-	return 8 * (2*slots*n + 5*n + 2*slots*slots + 3*slots + 2*float64(lambda)*slots)
+	return 8 * (2*slots*n + 3*n + 2*slots*slots + 3*slots + 2*float64(lambda)*slots)
 }
 
 func (d *lowRank) setParams(par *Params, lambda int) {
@@ -187,7 +190,7 @@ func (d *lowRank) reset() {
 // sampleDirect).
 func (d *lowRank) sample(y, z []float64, k int) {
 	d.coefficients(z, k)
-	kernel.CombineRows(y, d.zero, 1, d.sd, z, k, d.n, d.p[:d.k*d.n], d.k, d.cw)
+	kernel.CombineRows(y, nil, 1, d.sd, z, k, d.n, d.p[:d.k*d.n], d.k, d.cw)
 }
 
 // coefficients computes w and cw for the k vectors of z.
@@ -226,7 +229,7 @@ func (d *lowRank) weightedStep(yw, zw []float64, w []float64, idx []int) {
 			cs[t] += wr * c
 		}
 	}
-	kernel.CombineRows(yw, d.zero, 1, d.sd, zw, 1, d.n, d.p[:kk*d.n], kk, cs)
+	kernel.CombineRows(yw, nil, 1, d.sd, zw, 1, d.n, d.p[:kk*d.n], kk, cs)
 }
 
 // propose computes the live slot's new paths from z_w and y_w (set by
@@ -317,14 +320,16 @@ func (d *lowRank) inspect(gen int, exact bool) health {
 		h.maxRow, h.minRow = maxRow, minRow
 		h.cond = maxRow / minRow
 		if d.s0 != nil {
-			h.cond = relativeCond(d.norms, d.s0)
+			h.cond = d.relCond
 		}
 	}
 	return h
 }
 
-// scan computes the row norms of A into norms and returns the largest and
-// the smallest: with G_tu = v_t·v_u and q_t = g_t·p_t,i,
+// scan computes the row norms of A, into norms when stdDevs has allocated
+// it, and keeps the largest and the smallest (both NaN when one is NaN) and
+// their ratio relative to the scales: with G_tu = v_t·v_u and
+// q_t = g_t·p_t,i,
 //
 //	‖A_i‖² = S_i² + 2·S_i·Σ_t q_t·v_t,i + Σ_t q_t·Σ_u G_tu·q_u,
 //
@@ -334,6 +339,9 @@ func (d *lowRank) scan() (maxRow, minRow float64) {
 	gram := d.gram[:kk*kk]
 	kernel.DotRows(gram, d.v[:kk*n], kk, d.v[:kk*n], kk, n)
 	q := d.cs[:kk]
+	maxRow, minRow = 0, math.Inf(1)
+	relHi, relLo := 0.0, math.Inf(1)
+	nan := false
 	for i := 0; i < n; i++ {
 		cross := 0.0
 		for t := 0; t < kk; t++ {
@@ -350,13 +358,24 @@ func (d *lowRank) scan() (maxRow, minRow float64) {
 		}
 		di := d.sd[i]
 		s2 := di*di + 2*di*cross + quad
-		d.norms[i] = math.Sqrt(max(s2, 0))
+		r := math.Sqrt(max(s2, 0))
 		if s2 != s2 {
-			d.norms[i] = s2
+			r, nan = s2, true
+		}
+		if d.norms != nil {
+			d.norms[i] = r
+		}
+		maxRow, minRow = max(maxRow, r), min(minRow, r)
+		if d.s0 != nil {
+			rel := r / d.s0[i]
+			relHi, relLo = max(relHi, rel), min(relLo, rel)
 		}
 	}
-	d.scanned = true
-	maxRow, minRow = extremes(d.norms)
+	if nan {
+		maxRow, minRow = math.NaN(), math.NaN()
+	}
+	d.scanned, d.normsValid = true, d.norms != nil
+	d.hi, d.lo, d.relCond = maxRow, minRow, relHi/relLo
 	return maxRow, minRow
 }
 
@@ -369,9 +388,13 @@ func (d *lowRank) solveScratch(k int) []float64 {
 }
 
 // stdDevs sets dst to the row norms of A (those of the last scan when A
-// has not changed since).
+// has not changed since). The first call allocates the vector of norms
+// that later scans fill: a run that never asks keeps n floats less.
 func (d *lowRank) stdDevs(dst []float64) {
-	if !d.scanned {
+	if d.norms == nil {
+		d.norms = make([]float64, d.n)
+	}
+	if !d.scanned || !d.normsValid {
 		d.scan()
 	}
 	copy(dst, d.norms)
@@ -475,7 +498,7 @@ func (d *lowRank) noEffectAxis(m []float64, sigma float64) bool {
 		for i := range dir {
 			dir[i] = vt[i] / d.vNorm[t]
 		}
-		kernel.CombineRows(axis, d.zero, 1, d.sd, dir, 1, n, d.p[:kk*n], kk, cs)
+		kernel.CombineRows(axis, nil, 1, d.sd, dir, 1, n, d.p[:kk*n], kk, cs)
 		moves := false
 		for i, x := range axis {
 			if m[i]+0.1*sigma*x != m[i] {

@@ -131,7 +131,15 @@ func TestLowRankScan(t *testing.T) {
 	for _, scales := range []bool{false, true} {
 		_, d := lowRankRun(t, 29, 4, 50, scales)
 		n := d.n
-		d.scan()
+		lo, hi := d.deviations() // a scan without the vector of norms
+		rows := make([]float64, n)
+		d.stdDevs(rows) // a scan into it
+		if wantHi, wantLo := extremes(rows); hi != wantHi || lo != wantLo {
+			t.Fatalf("deviations %v, %v; the norms' extremes %v, %v", lo, hi, wantLo, wantHi)
+		}
+		if scales && d.relCond != relativeCond(rows, d.s0) {
+			t.Fatalf("relative condition %v, of the norms %v", d.relCond, relativeCond(rows, d.s0))
+		}
 		for i := 0; i < n; i++ {
 			sq := new(big.Float).SetPrec(2200)
 			for j := 0; j < n; j++ {
@@ -147,15 +155,12 @@ func TestLowRankScan(t *testing.T) {
 			bound2 := gammaOf(n+2*d.k+8) * mag * mag
 			// |√a − √b| ≤ |a − b|/(√a + √b) ≤ |a − b|/√b.
 			bound := bound2/want + 2*u*want
-			if got := d.norms[i]; !(math.Abs(got-want) <= bound) {
+			if got := rows[i]; !(math.Abs(got-want) <= bound) {
 				t.Fatalf("scales %v: row %d norm %v, want %v (|err| %.3g > %.3g)", scales, i, got, want, math.Abs(got-want), bound)
 			}
 		}
 		// The bound of the stop tests bounds every row.
-		if b := d.rowBound(); !(b >= d.norms[0]) {
-			t.Fatalf("row bound %v below a row norm", b)
-		}
-		for _, r := range d.norms {
+		for _, r := range rows {
 			if r > d.rowBound() {
 				t.Fatalf("row norm %v above the bound %v", r, d.rowBound())
 			}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"math"
+	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -34,6 +36,13 @@ func TestMemoryRefused(t *testing.T) {
 		withMemoryLimit(1<<30, func() {
 			_, err := mmaes.New(c.cfg)
 			var ce *mmaes.ConfigError
+			if strconv.IntSize == 32 {
+				// Neither fits a 32-bit address space: refused by size.
+				if !errors.As(err, &ce) {
+					t.Errorf("%s on a 32-bit platform: err = %v", c.name, err)
+				}
+				return
+			}
 			if !errors.As(err, &ce) || ce.Field != "MaxMemory" || !strings.Contains(err.Error(), "GiB") {
 				t.Errorf("%s with a 1 GiB runtime limit: err = %v", c.name, err)
 			}
@@ -59,8 +68,9 @@ func TestMemoryRefused(t *testing.T) {
 	}
 	lm = mmaes.DefaultConfig(1000000)
 	lm.Update, lm.MaxMemory = mmaes.LMMA, 24<<30
-	if _, err := lm.Params(); err != nil {
-		t.Errorf("LMMA at n = 10⁶ within 24 GiB: %v", err)
+	if _, err := lm.Params(); (err != nil) != (strconv.IntSize == 32) {
+		// 2.3 GB of vectors: beyond what a 32-bit process can address.
+		t.Errorf("LMMA at n = 10⁶ within 24 GiB, %d-bit int: %v", strconv.IntSize, err)
 	}
 	lm.MaxMemory = 1 << 30
 	if _, err := lm.Params(); !errors.Is(err, mmaes.ErrInvalidConfig) {
@@ -103,4 +113,39 @@ func TestMemoryRestartStops(t *testing.T) {
 	if o.Ask() != nil {
 		t.Error("Ask after MaxMemoryReached")
 	}
+}
+
+// TestLMMAHeap: an LMMA optimizer at n = 10⁵ holds at most (2m + 2λ + 16)
+// vectors of n on the heap after a few generations (m = Memory: the stored
+// pairs p_t, v_t and the live one; the population's Z and X; the mean, the
+// paths, the best point and the scratch space counted in the 16), and
+// nothing per generation.
+func TestLMMAHeap(t *testing.T) {
+	const n = 100000
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	cfg := mmaes.DefaultConfig(n)
+	cfg.Update = mmaes.LMMA
+	o := mustNew(t, cfg)
+	fit := make([]float64, o.Lambda())
+	for range 3 {
+		for i, x := range o.Ask() {
+			fit[i] = x[0]
+		}
+		if err := o.Tell(fit); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&m1)
+	par := o.Params()
+	bound := uint64(2*par.Memory+2*par.Lambda+16) * n * 8
+	used := m1.HeapAlloc - m0.HeapAlloc - uint64(8*len(fit))
+	t.Logf("heap %.1f MB = %.2f vectors of n; bound %d vectors (m = %d, λ = %d)",
+		float64(used)/1e6, float64(used)/(8*n), 2*par.Memory+2*par.Lambda+16, par.Memory, par.Lambda)
+	if used > bound {
+		t.Errorf("heap %d bytes, more than %d", used, bound)
+	}
+	runtime.KeepAlive(o)
 }

@@ -135,3 +135,20 @@ func rowNorms(m []float64, n int) (maxRow, minRow float64) {
 	}
 	return maxRow, minRow
 }
+
+func (d *fullMatrix) deviations() (lo, hi float64) {
+	if d.scanned {
+		hi, lo = extremes(d.norms)
+	} else {
+		d.flush()
+		hi, lo = rowNorms(d.a, d.n)
+	}
+	return lo * d.scale, hi * d.scale
+}
+
+func (d *lowRank) deviations() (lo, hi float64) {
+	if !d.scanned {
+		d.scan()
+	}
+	return d.lo, d.hi
+}

@@ -78,12 +78,7 @@ func (o *Optimizer) noteScan(h health) {
 // its status; the deviations are the exact ones of A.
 func (o *Optimizer) startBoard() {
 	o.board = &statusBoard{}
-	std := make([]float64, o.cfg.Dim)
-	o.dist.stdDevs(std)
-	lo, hi := math.Inf(1), 0.0
-	for _, v := range std {
-		lo, hi = min(lo, v), max(hi, v)
-	}
+	lo, hi := o.dist.deviations()
 	o.board.stdMin, o.board.stdMax = o.step.sigma*lo, o.step.sigma*hi
 	o.publish()
 }

@@ -157,7 +157,7 @@ func dotRowsGeneric(dst, a []float64, ka int, b []float64, kb, cols, stride int)
 // offset like them). Go rounds u + c·p as fl(u + fl(c·p)) on amd64 (GOAMD64 <
 // v3) and may fuse it on other architectures.
 func combineRowsGeneric(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64) {
-	m, s = m[:cols], s[:cols]
+	s = s[:cols]
 	for l := 0; l < k; l++ {
 		xl := x[l*stride : l*stride+cols]
 		zl := z[l*stride : l*stride+cols]
@@ -169,6 +169,9 @@ func combineRowsGeneric(x, m []float64, sigma float64, s, z []float64, k, cols, 
 			for j, v := range pt {
 				xl[j] += ct * v
 			}
+		}
+		if m == nil {
+			continue
 		}
 		for j, u := range xl {
 			xl[j] = m[j] + sigma*u

@@ -72,8 +72,9 @@ func DotRows(dst, a []float64, ka int, b []float64, kb, n int) {
 // computes each element as the same chain: u = s[j]·z[l*n+j]; then
 // u = u + c[l*kp+t]·p[t*n+j] for t = 0, 1, …, kp−1; then x = m[j] + σ·u
 // (fused multiply-adds on the SIMD paths), so the bits do not depend on k
-// or on how the work is split. With m all zero and σ = 1 it sets x_l to
-// the steps y_l themselves. x must not overlap m, s, z, p or c.
+// or on how the work is split. With m nil it sets x_l to the steps
+// themselves, x = u (σ is not used): y_l = diag(s)·z_l + Σ_t c_{l,t}·p_t.
+// x must not overlap m, s, z, p or c.
 func CombineRows(x, m []float64, sigma float64, s, z []float64, k, n int, p []float64, kp int, c []float64) {
 	if n < 0 || k < 0 || kp < 0 {
 		panic("kernel: negative size")
@@ -86,7 +87,7 @@ func CombineRows(x, m []float64, sigma float64, s, z []float64, k, n int, p []fl
 		panic("kernel: short x")
 	case len(z) < k*n:
 		panic("kernel: short z")
-	case len(m) < n:
+	case m != nil && len(m) < n:
 		panic("kernel: short m")
 	case len(s) < n:
 		panic("kernel: short s")
@@ -98,7 +99,10 @@ func CombineRows(x, m []float64, sigma float64, s, z []float64, k, n int, p []fl
 	if k == 0 || n == 0 {
 		return
 	}
-	x, z, m, s, p, c = x[:k*n], z[:k*n], m[:n], s[:n], p[:kp*n], c[:k*kp]
+	x, z, s, p, c = x[:k*n], z[:k*n], s[:n], p[:kp*n], c[:k*kp]
+	if m != nil {
+		m = m[:n]
+	}
 	if overlaps(x, z) || overlaps(x, m) || overlaps(x, s) || overlaps(x, p) || overlaps(x, c) {
 		panic("kernel: x overlaps an input")
 	}
@@ -108,6 +112,10 @@ func CombineRows(x, m []float64, sigma float64, s, z []float64, k, n int, p []fl
 		if kp > 0 {
 			pc = p[c0:]
 		}
-		combineRows(x[c0:], m[c0:], sigma, s[c0:], z[c0:], k, w, n, pc, kp, c)
+		mc := m
+		if m != nil {
+			mc = m[c0:]
+		}
+		combineRows(x[c0:], mc, sigma, s[c0:], z[c0:], k, w, n, pc, kp, c)
 	}
 }

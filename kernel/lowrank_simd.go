@@ -92,6 +92,10 @@ func dotRowsTiles(dst, a []float64, ka int, b []float64, kb, cols, stride int) {
 // lanes.
 func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64) {
 	c4 := cols &^ 3
+	mp := &s[0] // m's place when m is nil: not read (last is false)
+	if m != nil {
+		mp = &m[0]
+	}
 	if c4 > 0 {
 		var ct [4 * combineTerms]float64
 		l := 0
@@ -103,7 +107,7 @@ func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, st
 						ct[t*4+r] = c[(l+r)*kp+t0+t]
 					}
 				}
-				lrComb4(&x[l*stride], &m[0], &s[0], &z[l*stride], pAt(p, t0*stride), &ct[0], sigma, c4, stride, kc, t0 == 0, t0+kc >= kp)
+				lrComb4(&x[l*stride], mp, &s[0], &z[l*stride], pAt(p, t0*stride), &ct[0], sigma, c4, stride, kc, t0 == 0, m != nil && t0+kc >= kp)
 			}
 		}
 		if l < k && k >= 4 && kp <= combineTerms {
@@ -116,13 +120,13 @@ func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, st
 					ct[t*4+r] = c[(l+r)*kp+t]
 				}
 			}
-			lrComb4(&x[l*stride], &m[0], &s[0], &z[l*stride], pAt(p, 0), &ct[0], sigma, c4, stride, kp, true, true)
+			lrComb4(&x[l*stride], mp, &s[0], &z[l*stride], pAt(p, 0), &ct[0], sigma, c4, stride, kp, true, m != nil)
 			l = k
 		}
 		for ; l < k; l++ {
 			for t0 := 0; t0 == 0 || t0 < kp; t0 += combineTerms {
 				kc := min(combineTerms, kp-t0)
-				lrComb1(&x[l*stride], &m[0], &s[0], &z[l*stride], pAt(p, t0*stride), cAt(c, l*kp+t0), sigma, c4, stride, kc, t0 == 0, t0+kc >= kp)
+				lrComb1(&x[l*stride], mp, &s[0], &z[l*stride], pAt(p, t0*stride), cAt(c, l*kp+t0), sigma, c4, stride, kc, t0 == 0, m != nil && t0+kc >= kp)
 			}
 		}
 	}
@@ -135,7 +139,10 @@ func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, st
 			for t, ct := range c[l*kp : l*kp+kp] {
 				u = math.FMA(ct, p[t*stride+j], u)
 			}
-			x[l*stride+j] = math.FMA(sigma, u, m[j])
+			if m != nil {
+				u = math.FMA(sigma, u, m[j])
+			}
+			x[l*stride+j] = u
 		}
 	}
 }

@@ -223,6 +223,22 @@ func TestCombineRows(t *testing.T) {
 							return
 						}
 					}
+					// m nil: the steps themselves, u (σ not used).
+					y := make([]float64, tc.k*tc.n)
+					CombineRows(y, nil, tc.sigma, tc.s, tc.z, tc.k, tc.n, tc.p, tc.kp, tc.c)
+					for l := 0; l < tc.k; l++ {
+						for j := 0; j < tc.n; j++ {
+							pc := make([]float64, tc.kp)
+							for t := range pc {
+								pc[t] = tc.p[t*tc.n+j]
+							}
+							ref, bnd, special := combineRef(0, 1, tc.s[j], tc.z[l*tc.n+j], tc.c[l*tc.kp:l*tc.kp+tc.kp], pc)
+							where := func() string { return fmt.Sprintf("%s: y[%d][%d] (m nil)", tc.desc, l, j) }
+							if !c.value(where, y[l*tc.n+j], ref, ref, special, bnd) {
+								return
+							}
+						}
+					}
 					one := make([]float64, tc.n)
 					for l := 0; l < tc.k; l++ {
 						CombineRows(one, tc.m, tc.sigma, tc.s, tc.z[l*tc.n:], 1, tc.n, tc.p, tc.kp, tc.c[l*tc.kp:])
