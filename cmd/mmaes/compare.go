@@ -20,8 +20,13 @@ import (
 )
 
 // compareCmd is `mmaes compare`: the library's MMA-ES against gonum's
-// optimize.CmaEsChol on the same functions, dimensions and starts.
+// optimize.CmaEsChol on the same functions, dimensions and starts; `mmaes
+// compare large` is `mmaes largescale` (LMMA against LM-MA-ES and
+// sep-CMA-ES).
 func compareCmd(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "large" {
+		return largescaleCmd(args[1:], stdout, stderr)
+	}
 	fs := newFlagSet("compare", stderr)
 	dimsFlag := fs.String("dims", "4,8,16", "dimensions")
 	runs := fs.Int("runs", 5, "runs (seeds 1..runs) per function and dimension")

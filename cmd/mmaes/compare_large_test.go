@@ -119,8 +119,9 @@ func TestLargescaleTable(t *testing.T) {
 }
 
 func TestLargescaleOptions(t *testing.T) {
-	// -q: no progress; mma skipped above -mma-max-dim; lmma runs.
-	code, stdout, stderr := exec("largescale", "-dims", "60", "-runs", "1", "-funcs", "sph", "-opts", "sepcma,lmma,mma",
+	// As `mmaes compare large`; -q: no progress; mma skipped above
+	// -mma-max-dim; lmma runs.
+	code, stdout, stderr := exec("compare", "large", "-dims", "60", "-runs", "1", "-funcs", "sph", "-opts", "sepcma,lmma,mma",
 		"-mma-max-dim", "50", "-budget-per-n", "200", "-q", "-workers", "1")
 	if code != 0 || stderr != "" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)

@@ -8,6 +8,7 @@
 //	mmaes run     [-f ell] [-n 128] [-update mma|ecma|cholesky] [-seed S] ...
 //	mmaes paper   [-dims 2,4,8,16,32,64] [-runs 21] [-out DIR]
 //	mmaes compare [-dims 4,8,16] [-runs 5]
+//	mmaes compare large (= mmaes largescale)
 //	mmaes bench   [-dims 16,64,256,1024,4096] (OpenBLAS column: go run -tags openblas .)
 //	mmaes largescale [-dims 1000] [-runs 5] [-opts lmmaes,sepcma,lmma] [-budget-per-n 1000]
 //
