@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 
 	"github.com/mmaes-go/mmaes"
 	"github.com/mmaes-go/mmaes/kernel"
@@ -18,12 +19,15 @@ import (
 func benchLMMA(w io.Writer, dims []int, reps int, peak float64) {
 	bw := measureBandwidth(4096, reps) // 8·4096² = 128 MiB, beyond every cache
 	fmt.Fprintf(w, "\nLMMA (limited memory), one core; memory bandwidth B = %.1f GB/s (in place, 128 MiB):\n\n", bw/1e9)
-	fmt.Fprintln(w, "| n | λ | k | µs/gen | T_roof µs | µs/T_roof | GFLOP/s | of peak | normal deviates µs | kernels + rest µs |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| n | λ | k | µs/gen | T_roof µs | µs/T_roof | GFLOP/s | of peak | normal deviates µs | kernels + rest µs | heap MB | (2m+2λ+16)·n·8 MB |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, n := range dims {
 		cfg := mmaes.DefaultConfig(n)
 		cfg.Update, cfg.C, cfg.Sigma = mmaes.LMMA, 0.5, 1
 		cfg.TolFun, cfg.TolX, cfg.MaxGenerations, cfg.MaxCondition, cfg.Endless = 0, 0, 0, 0, true
+		var m0, m1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m0)
 		opt, err := mmaes.New(cfg)
 		if err != nil {
 			fmt.Fprintf(w, "| %d | – | – | %v |\n", n, err)
@@ -45,6 +49,10 @@ func benchLMMA(w io.Writer, dims []int, reps int, peak float64) {
 		for range 2*par.Memory + 4 {
 			gen()
 		}
+		runtime.GC()
+		runtime.ReadMemStats(&m1)
+		heap := float64(m1.HeapAlloc) - float64(m0.HeapAlloc) - float64(8*len(fit))
+		heapBound := float64(2*par.Memory+2*par.Lambda+16) * nf * 8
 		t := medianOf(reps, func() float64 { return timed(gen) })
 		flops, bytes := 4*k*lambda*nf, 8*(2*k+4*lambda)*nf
 		roof := math.Max(flops/peak, bytes/bw)
@@ -64,10 +72,11 @@ func benchLMMA(w io.Writer, dims []int, reps int, peak float64) {
 				}
 			})
 		})
-		fmt.Fprintf(w, "| %d | %d | %d | %.0f | %.0f | %.2f | %.1f | %.0f %% | %.0f | %.0f |\n",
-			n, par.Lambda, int(k), t*1e6, roof*1e6, t/roof, flops/t/1e9, 100*flops/t/peak, normals*1e6, (t-normals)*1e6)
+		fmt.Fprintf(w, "| %d | %d | %d | %.0f | %.0f | %.2f | %.1f | %.0f %% | %.0f | %.0f | %.1f | %.1f |\n",
+			n, par.Lambda, int(k), t*1e6, roof*1e6, t/roof, flops/t/1e9, 100*flops/t/peak, normals*1e6, (t-normals)*1e6, heap/1e6, heapBound/1e6)
 	}
 	fmt.Fprintln(w, "\nk = Memory + 1 stored pairs; 4·k·λ·n flops and 8·(2k + 4λ)·n bytes a generation (the pairs read once, Z written once and read twice, X written).")
+	fmt.Fprintln(w, "heap: the bytes the optimizer holds after the warm-up generations (runtime.MemStats.HeapAlloc after a GC), against (2m + 2λ + 16)·n·8 bytes with m = Memory (at small n the TolFun history of 10 + 30·n/λ values and the status board's two vectors exceed the 16 vectors: a few MB at most).")
 	fmt.Fprintln(w, "normal deviates: the λ·n deviates of a generation by the ziggurat's fast path alone (kernel.Ziggurat; the rare slow-path draws not included).")
 }
 

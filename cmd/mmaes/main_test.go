@@ -62,7 +62,7 @@ func TestBenchRuns(t *testing.T) {
 	dir := t.TempDir()
 	mdPath, plotPath := filepath.Join(dir, "b.md"), filepath.Join(dir, "b.png")
 	code, stdout, stderr := exec("bench", "-dims", "8,16", "-reps", "1", "-runs", "3", "-gonum-max", "8",
-		"-latency-dims", "8", "-latency-gens", "50", "-md", mdPath, "-plot", plotPath)
+		"-latency-dims", "8", "-latency-gens", "50", "-lmma-dims", "3000", "-md", mdPath, "-plot", plotPath)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -103,6 +103,31 @@ func TestBenchRuns(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "| 8 | ") || !strings.Contains(stdout, "single-generation latency over 50 generations") {
 		t.Errorf("no latency table:\n%s", stdout)
+	}
+	// The LMMA row: a time against a positive roofline, and the heap
+	// within (2m + 2λ + 16)·n·8 bytes plus 1 MB.
+	_, lm, _ := strings.Cut(stdout, "LMMA (limited memory)")
+	var lmRow []string
+	for _, line := range strings.Split(lm, "\n") {
+		if strings.HasPrefix(line, "| 3000 |") {
+			lmRow = strings.Split(line, "|")
+		}
+	}
+	if len(lmRow) != 14 {
+		t.Fatalf("no LMMA row of 12 cells:\n%s", lm)
+	}
+	cell := func(i int) float64 {
+		v, err := strconv.ParseFloat(strings.TrimSpace(lmRow[i]), 64)
+		if err != nil {
+			t.Fatalf("LMMA cell %d %q: %v", i, lmRow[i], err)
+		}
+		return v
+	}
+	if r := cell(6); !(r > 0) {
+		t.Errorf("LMMA time/T_roof %v", r)
+	}
+	if h, b := cell(11), cell(12); !(h > b/2 && h <= b+1) {
+		t.Errorf("LMMA heap %v MB, bound %v MB", h, b)
 	}
 	checkPNG(t, plotPath)
 }
