@@ -25,7 +25,7 @@ const combineBlock = 1024
 
 // combineTerms is the most terms one call of CombineRows' assembly takes;
 // more are done in chunks, the partial sums going through x (exactly).
-const combineTerms = 64
+const combineTerms = 128
 
 // DotRows sets dst[j*ka+i] = a_i·b_j for i < ka and j < kb, where a_i =
 // a[i*n:(i+1)*n] and b_j = b[j*n:(j+1)*n] are the rows of the ka×n block a

@@ -110,17 +110,21 @@ func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, st
 				lrComb4(&x[l*stride], mp, &s[0], &z[l*stride], pAt(p, t0*stride), &ct[0], sigma, c4, stride, kc, t0 == 0, m != nil && t0+kc >= kp)
 			}
 		}
-		if l < k && k >= 4 && kp <= combineTerms {
+		if l < k && k >= 4 {
 			// The last rows: the group of the last 4, overlapping rows
 			// already done, which get the same bits again (each element
-			// is one chain from the inputs).
+			// is one chain from the inputs, the first chunk starting from
+			// s·z, not from x).
 			l = k - 4
-			for t := 0; t < kp; t++ {
-				for r := 0; r < 4; r++ {
-					ct[t*4+r] = c[(l+r)*kp+t]
+			for t0 := 0; t0 == 0 || t0 < kp; t0 += combineTerms {
+				kc := min(combineTerms, kp-t0)
+				for t := 0; t < kc; t++ {
+					for r := 0; r < 4; r++ {
+						ct[t*4+r] = c[(l+r)*kp+t0+t]
+					}
 				}
+				lrComb4(&x[l*stride], mp, &s[0], &z[l*stride], pAt(p, t0*stride), &ct[0], sigma, c4, stride, kc, t0 == 0, m != nil && t0+kc >= kp)
 			}
-			lrComb4(&x[l*stride], mp, &s[0], &z[l*stride], pAt(p, 0), &ct[0], sigma, c4, stride, kp, true, m != nil)
 			l = k
 		}
 		for ; l < k; l++ {
