@@ -32,6 +32,9 @@ func dotRows4x1AVX2(dst, a, b *float64, cols, stride int)
 func combineRows4AVX2(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool)
 
 //go:noescape
+func combineRows6AVX2(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool)
+
+//go:noescape
 func combineRows1AVX2(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool)
 
 func lrDot4x3(dst, a, b *float64, cols, stride, ldd int) {
@@ -42,6 +45,14 @@ func lrDot(x, y []float64) float64                  { return dotAVX2(x, y) }
 
 func lrComb4(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool) {
 	combineRows4AVX2(x, m, s, z, p, c, sigma, cols, stride, kp, first, last)
+}
+
+// combTileRows is the height of CombineRows' main tile: 6 rows × 8
+// columns, 12 of the 16 ymm registers accumulating.
+const combTileRows = 6
+
+func lrCombTile(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool) {
+	combineRows6AVX2(x, m, s, z, p, c, sigma, cols, stride, kp, first, last)
 }
 
 func lrComb1(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool) {

@@ -40,6 +40,13 @@ func lrComb4(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, fir
 	combineRows4NEON(x, m, s, z, p, c, sigma, cols, stride, kp, first, last)
 }
 
+// combTileRows is the height of CombineRows' main tile: NEON's tile of 4.
+const combTileRows = 4
+
+func lrCombTile(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool) {
+	combineRows4NEON(x, m, s, z, p, c, sigma, cols, stride, kp, first, last)
+}
+
 func lrComb1(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool) {
 	combineRows1NEON(x, m, s, z, p, c, sigma, cols, stride, kp, first, last)
 }

@@ -40,7 +40,7 @@ func BenchmarkCombineRows(b *testing.B) {
 }
 
 // lowRankShapes are (k, λ, n) of the limited memory's defaults:
-// k = 5 + ⌊3 ln n⌋, λ = 4 + ⌊3 ln n⌋.
+// k = Memory + 1 = 2·(4 + ⌊3 ln n⌋) + 1, λ = 4 + ⌊3 ln n⌋.
 func lowRankShapes() [][3]int {
-	return [][3]int{{25, 24, 1000}, {32, 31, 10000}, {39, 38, 100000}}
+	return [][3]int{{49, 24, 1000}, {63, 31, 10000}, {77, 38, 100000}}
 }

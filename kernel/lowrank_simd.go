@@ -15,9 +15,10 @@ import (
 //	lrDot4x3(dst, a, b, cols, stride, ldd): dst[j*ldd+i] += a_i·b_j, i < 4, j < 3
 //	lrDot4x1(dst, a, b, cols, stride):      dst[i] += a_i·b, i < 4
 //	lrDot(x, y):                            the path's Dot
-//	lrComb4, lrComb1(x, m, s, z, p, c, σ, cols, stride, kp, first, last):
-//	    CombineRows' chain for 4 rows (coefficients transposed: c[t*4+r])
-//	    and for one, from s·z (first) or from x, to fma(σ, u, m) (last) or u
+//	lrCombTile, lrComb4, lrComb1(x, m, s, z, p, c, σ, cols, stride, kp, first, last):
+//	    CombineRows' chain for combTileRows rows and for 4 (coefficients
+//	    transposed: c[t*R+r]) and for one, from s·z (first) or from x, to
+//	    fma(σ, u, m) (last) or u
 //
 // cols is a multiple of 4 for all but lrDot.
 
@@ -85,9 +86,11 @@ func dotRowsTiles(dst, a []float64, ka int, b []float64, kb, cols, stride int) {
 	}
 }
 
-// combineRowsTiles is combineRows on a SIMD path: 4 rows at a time (their
-// coefficients transposed into a frame of the stack, combineTerms at a
-// time, the partial sums going through x), then one; the columns past the
+// combineRowsTiles is combineRows on a SIMD path: combTileRows rows at a
+// time, the last ones by a tile that overlaps rows already done (which get
+// the same bits again: each element is one chain from the inputs, the
+// first chunk of terms starting from s·z, not from x); with fewer rows than
+// that, tiles of 4 likewise, then one row at a time; the columns past the
 // last whole group of 4 in Go with math.FMA, the chain of roundings of the
 // lanes.
 func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64) {
@@ -97,34 +100,21 @@ func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, st
 		mp = &m[0]
 	}
 	if c4 > 0 {
-		var ct [4 * combineTerms]float64
 		l := 0
-		for ; l+4 <= k; l += 4 {
-			for t0 := 0; t0 == 0 || t0 < kp; t0 += combineTerms {
-				kc := min(combineTerms, kp-t0)
-				for t := 0; t < kc; t++ {
-					for r := 0; r < 4; r++ {
-						ct[t*4+r] = c[(l+r)*kp+t0+t]
-					}
-				}
-				lrComb4(&x[l*stride], mp, &s[0], &z[l*stride], pAt(p, t0*stride), &ct[0], sigma, c4, stride, kc, t0 == 0, m != nil && t0+kc >= kp)
+		if k >= combTileRows {
+			for ; l+combTileRows <= k; l += combTileRows {
+				combineTile(x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l)
+			}
+			if l < k {
+				combineTile(x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, k-combTileRows)
+				l = k
 			}
 		}
+		for ; l+4 <= k; l += 4 {
+			combineTile4(x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l)
+		}
 		if l < k && k >= 4 {
-			// The last rows: the group of the last 4, overlapping rows
-			// already done, which get the same bits again (each element
-			// is one chain from the inputs, the first chunk starting from
-			// s·z, not from x).
-			l = k - 4
-			for t0 := 0; t0 == 0 || t0 < kp; t0 += combineTerms {
-				kc := min(combineTerms, kp-t0)
-				for t := 0; t < kc; t++ {
-					for r := 0; r < 4; r++ {
-						ct[t*4+r] = c[(l+r)*kp+t0+t]
-					}
-				}
-				lrComb4(&x[l*stride], mp, &s[0], &z[l*stride], pAt(p, t0*stride), &ct[0], sigma, c4, stride, kc, t0 == 0, m != nil && t0+kc >= kp)
-			}
+			combineTile4(x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, k-4)
 			l = k
 		}
 		for ; l < k; l++ {
@@ -148,6 +138,36 @@ func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, st
 			}
 			x[l*stride+j] = u
 		}
+	}
+}
+
+// combineTile computes rows l … l+combTileRows−1 over c4 columns: their
+// coefficients transposed into a frame of the stack (ct[t*R+r]),
+// combineTerms at a time, the partial sums going through x.
+func combineTile(x []float64, mp *float64, last bool, sigma float64, s, z []float64, c4, stride int, p []float64, kp int, c []float64, l int) {
+	var ct [combTileRows * combineTerms]float64
+	for t0 := 0; t0 == 0 || t0 < kp; t0 += combineTerms {
+		kc := min(combineTerms, kp-t0)
+		for t := 0; t < kc; t++ {
+			for r := 0; r < combTileRows; r++ {
+				ct[t*combTileRows+r] = c[(l+r)*kp+t0+t]
+			}
+		}
+		lrCombTile(&x[l*stride], mp, &s[0], &z[l*stride], pAt(p, t0*stride), &ct[0], sigma, c4, stride, kc, t0 == 0, last && t0+kc >= kp)
+	}
+}
+
+// combineTile4 is combineTile for 4 rows.
+func combineTile4(x []float64, mp *float64, last bool, sigma float64, s, z []float64, c4, stride int, p []float64, kp int, c []float64, l int) {
+	var ct [4 * combineTerms]float64
+	for t0 := 0; t0 == 0 || t0 < kp; t0 += combineTerms {
+		kc := min(combineTerms, kp-t0)
+		for t := 0; t < kc; t++ {
+			for r := 0; r < 4; r++ {
+				ct[t*4+r] = c[(l+r)*kp+t0+t]
+			}
+		}
+		lrComb4(&x[l*stride], mp, &s[0], &z[l*stride], pAt(p, t0*stride), &ct[0], sigma, c4, stride, kc, t0 == 0, last && t0+kc >= kp)
 	}
 }
 
