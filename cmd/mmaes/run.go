@@ -98,12 +98,24 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	prog := newProgress(stderr, !*quiet)
 	tracing := *tracePath != "" || *plotPath != ""
 	var std []float64
+	var lo, hi float64
+	var stdCost time.Duration
+	var stdAt time.Time
 	cfg.Observer = func(o *mmaes.Optimizer) {
 		if !tracing && !prog.due() {
 			return
 		}
-		std = o.StdDevs(std)
-		lo, hi := freeExtremes(std, cfg.Fixed)
+		// The deviations scan A's rows (O(n²), or O(n·k²) with LMMA: at
+		// n = 10⁵ longer than a generation): the progress line refreshes
+		// them when the last scan's cost is under 5 % of the time since;
+		// a trace takes them every generation.
+		if tracing || time.Since(stdAt) >= 20*stdCost {
+			start := time.Now()
+			std = o.StdDevs(std)
+			lo, hi = freeExtremes(std, cfg.Fixed)
+			stdAt = time.Now()
+			stdCost = stdAt.Sub(start)
+		}
 		if tracing {
 			tr.add(o.Generation(), o.Evals(), o.BestF(), lo, hi, o.Sigma(), o.Lambda(), o.Restarts())
 		}
