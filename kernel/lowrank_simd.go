@@ -103,18 +103,18 @@ func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, st
 		l := 0
 		if k >= combTileRows {
 			for ; l+combTileRows <= k; l += combTileRows {
-				combineTile(x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l)
+				combineTile(combTileRows, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l)
 			}
 			if l < k {
-				combineTile(x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, k-combTileRows)
+				combineTile(combTileRows, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, k-combTileRows)
 				l = k
 			}
 		}
 		for ; l+4 <= k; l += 4 {
-			combineTile4(x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l)
+			combineTile(4, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l)
 		}
 		if l < k && k >= 4 {
-			combineTile4(x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, k-4)
+			combineTile(4, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, k-4)
 			l = k
 		}
 		for ; l < k; l++ {
@@ -141,33 +141,25 @@ func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, st
 	}
 }
 
-// combineTile computes rows l … l+combTileRows−1 over c4 columns: their
-// coefficients transposed into a frame of the stack (ct[t*R+r]),
-// combineTerms at a time, the partial sums going through x.
-func combineTile(x []float64, mp *float64, last bool, sigma float64, s, z []float64, c4, stride int, p []float64, kp int, c []float64, l int) {
-	var ct [combTileRows * combineTerms]float64
+// combineTile computes rows l … l+rows−1 over c4 columns, rows being
+// combTileRows or 4: their coefficients transposed into a frame of the
+// stack (ct[t*rows+r]), combineTerms at a time, the partial sums going
+// through x.
+func combineTile(rows int, x []float64, mp *float64, last bool, sigma float64, s, z []float64, c4, stride int, p []float64, kp int, c []float64, l int) {
+	var ct [max(combTileRows, 4) * combineTerms]float64
 	for t0 := 0; t0 == 0 || t0 < kp; t0 += combineTerms {
 		kc := min(combineTerms, kp-t0)
 		for t := 0; t < kc; t++ {
-			for r := 0; r < combTileRows; r++ {
-				ct[t*combTileRows+r] = c[(l+r)*kp+t0+t]
+			for r := 0; r < rows; r++ {
+				ct[t*rows+r] = c[(l+r)*kp+t0+t]
 			}
 		}
-		lrCombTile(&x[l*stride], mp, &s[0], &z[l*stride], pAt(p, t0*stride), &ct[0], sigma, c4, stride, kc, t0 == 0, last && t0+kc >= kp)
-	}
-}
-
-// combineTile4 is combineTile for 4 rows.
-func combineTile4(x []float64, mp *float64, last bool, sigma float64, s, z []float64, c4, stride int, p []float64, kp int, c []float64, l int) {
-	var ct [4 * combineTerms]float64
-	for t0 := 0; t0 == 0 || t0 < kp; t0 += combineTerms {
-		kc := min(combineTerms, kp-t0)
-		for t := 0; t < kc; t++ {
-			for r := 0; r < 4; r++ {
-				ct[t*4+r] = c[(l+r)*kp+t0+t]
-			}
+		xl, zl, pt, fin := &x[l*stride], &z[l*stride], pAt(p, t0*stride), last && t0+kc >= kp
+		if rows == 4 {
+			lrComb4(xl, mp, &s[0], zl, pt, &ct[0], sigma, c4, stride, kc, t0 == 0, fin)
+		} else {
+			lrCombTile(xl, mp, &s[0], zl, pt, &ct[0], sigma, c4, stride, kc, t0 == 0, fin)
 		}
-		lrComb4(&x[l*stride], mp, &s[0], &z[l*stride], pAt(p, t0*stride), &ct[0], sigma, c4, stride, kc, t0 == 0, last && t0+kc >= kp)
 	}
 }
 
