@@ -9,7 +9,13 @@ func init() {
 	// wider registers; FMA is a separate feature bit.
 	useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 	useAVX512 = useAVX2 && cpu.X86.HasAVX512F
+	zigCompress = !cpuVendorIntel()
 }
+
+// cpuVendorIntel reports whether CPUID names the vendor GenuineIntel.
+//
+//go:noescape
+func cpuVendorIntel() bool
 
 // Dispatch: each function picks the widest path the flags allow.
 

@@ -65,6 +65,15 @@ func TestZiggurat(t *testing.T) {
 		lens = append(lens, n)
 	}
 	lens = append(lens, 127, 128, 129, 1000, 4099)
+	defer func(c bool) { zigCompress = c }(zigCompress)
+	for _, compress := range []bool{true, false} {
+		zigCompress = compress
+		t.Run(fmt.Sprintf("compress=%v", compress), func(t *testing.T) { testZigguratPaths(t, x, lens, r) })
+	}
+}
+
+// testZigguratPaths checks Ziggurat on every path against the reference.
+func testZigguratPaths(t *testing.T, x *[257]float64, lens []int, r *rand.Rand) {
 	forEachPath(t, func(t *testing.T) {
 		for i, n := range lens {
 			for _, rejCap := range []int{8, 9, 15, 16, 64} {
