@@ -2,9 +2,14 @@
 
 package kernel
 
-// The AVX-512 path runs the AVX2 kernels of the low-rank sampling (VEX
-// encoded, valid on every AVX-512 CPU); docs/performance.md has what that
-// costs where the FMA units are 512 bits wide.
+import "unsafe"
+
+// The AVX-512 path runs CombineRows' main tile 32 columns at a time and
+// DotRows' tiles 8 columns at a time in zmm registers, the columns past
+// those and CombineRows' other tiles by the AVX2 kernels (VEX encoded,
+// valid on every AVX-512 CPU). CombineRows' elements are each the same
+// chain on both, so its bits are the AVX2 path's; DotRows sums in 8 lanes
+// instead of 4.
 
 func dotRows(dst, a []float64, ka int, b []float64, kb, cols, stride int) {
 	if !useAVX2 {
@@ -37,11 +42,49 @@ func combineRows6AVX2(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp
 //go:noescape
 func combineRows1AVX2(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool)
 
+// lrDot4x3 and lrDot4x1 on AVX-512: the columns up to the last whole group
+// of 8 in zmm registers, then the last 4 (if any) by the AVX2 kernel, whose
+// sums are added after.
 func lrDot4x3(dst, a, b *float64, cols, stride, ldd int) {
+	if useAVX512 {
+		c8 := cols &^ 7
+		if c8 > 0 {
+			dotRows4x3AVX512(dst, a, b, c8, stride, ldd)
+		}
+		if c8 == cols {
+			return
+		}
+		a, b, cols = addElems(a, c8), addElems(b, c8), cols-c8
+	}
 	dotRows4x3AVX2(dst, a, b, cols, stride, ldd)
 }
-func lrDot4x1(dst, a, b *float64, cols, stride int) { dotRows4x1AVX2(dst, a, b, cols, stride) }
-func lrDot(x, y []float64) float64                  { return dotAVX2(x, y) }
+
+func lrDot4x1(dst, a, b *float64, cols, stride int) {
+	if useAVX512 {
+		c8 := cols &^ 7
+		if c8 > 0 {
+			dotRows4x1AVX512(dst, a, b, c8, stride)
+		}
+		if c8 == cols {
+			return
+		}
+		a, b, cols = addElems(a, c8), addElems(b, c8), cols-c8
+	}
+	dotRows4x1AVX2(dst, a, b, cols, stride)
+}
+
+// addElems returns p moved by i float64; the caller keeps it within p's
+// row.
+func addElems(p *float64, i int) *float64 {
+	return (*float64)(unsafe.Add(unsafe.Pointer(p), uintptr(i)*8))
+}
+
+//go:noescape
+func dotRows4x3AVX512(dst, a, b *float64, cols, stride, ldd int)
+
+//go:noescape
+func dotRows4x1AVX512(dst, a, b *float64, cols, stride int)
+func lrDot(x, y []float64) float64 { return dotAVX2(x, y) }
 
 func lrComb4(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool) {
 	combineRows4AVX2(x, m, s, z, p, c, sigma, cols, stride, kp, first, last)
@@ -52,8 +95,27 @@ func lrComb4(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, fir
 const combTileRows = 6
 
 func lrCombTile(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool) {
+	if useAVX512 {
+		c32 := cols &^ 31
+		if c32 > 0 {
+			combineRows6AVX512(x, m, s, z, p, c, sigma, c32, stride, kp, first, last)
+		}
+		if c32 == cols {
+			return
+		}
+		// The last columns, each pointer moved by c32 elements (within
+		// its row: c32 < cols; p nil stays nil).
+		x, m, s, z = addElems(x, c32), addElems(m, c32), addElems(s, c32), addElems(z, c32)
+		if p != nil {
+			p = addElems(p, c32)
+		}
+		cols -= c32
+	}
 	combineRows6AVX2(x, m, s, z, p, c, sigma, cols, stride, kp, first, last)
 }
+
+//go:noescape
+func combineRows6AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool)
 
 func lrComb1(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool) {
 	combineRows1AVX2(x, m, s, z, p, c, sigma, cols, stride, kp, first, last)

@@ -1,0 +1,283 @@
+//go:build gc && !purego
+
+#include "textflag.h"
+
+// AVX-512 kernels of the low-rank sampling (lowrank.go). The Go wrappers
+// (lowrank_amd64.go) have checked every length; rows are stride float64
+// apart.
+
+// LD4 loads the 32 float64 at base into the zmm registers r0 … r3.
+#define LD4(base, r0, r1, r2, r3) \
+	VMOVUPD 0 base, r0   \
+	VMOVUPD 64 base, r1  \
+	VMOVUPD 128 base, r2 \
+	VMOVUPD 192 base, r3
+
+// ST4 stores r0 … r3 to the 32 float64 at base.
+#define ST4(r0, r1, r2, r3, base) \
+	VMOVUPD r0, 0 base   \
+	VMOVUPD r1, 64 base  \
+	VMOVUPD r2, 128 base \
+	VMOVUPD r3, 192 base
+
+// MUL4 multiplies r0 … r3 by Z24 … Z27 (s).
+#define MUL4(r0, r1, r2, r3) \
+	VMULPD Z24, r0, r0 \
+	VMULPD Z25, r1, r1 \
+	VMULPD Z26, r2, r2 \
+	VMULPD Z27, r3, r3
+
+// FMA4 adds b·(Z24 … Z27), the term's p, to r0 … r3.
+#define FMA4(b, r0, r1, r2, r3) \
+	VFMADD231PD Z24, b, r0 \
+	VFMADD231PD Z25, b, r1 \
+	VFMADD231PD Z26, b, r2 \
+	VFMADD231PD Z27, b, r3
+
+// FIN4 sets r = fma(σ, r, m) with σ in Z28 and m in Z24 … Z27.
+#define FIN4(r0, r1, r2, r3) \
+	VFMADD213PD Z24, Z28, r0 \
+	VFMADD213PD Z25, Z28, r1 \
+	VFMADD213PD Z26, Z28, r2 \
+	VFMADD213PD Z27, Z28, r3
+
+// func combineRows6AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool)
+// Requires: AVX512F
+//
+// combineRows6AVX2 (the same chain for each element) on 6 rows × 32
+// columns at a time, cols a multiple of 32: 24 zmm accumulators, a term's
+// 32 columns of p loaded once for the 6 rows, each row's coefficient
+// broadcast from c[t*6+r].
+TEXT ·combineRows6AVX512(SB), NOSPLIT, $0-82
+	MOVQ  cols+56(FP), R9
+	MOVQ  stride+64(FP), R8
+	MOVQ  kp+72(FP), R11
+	SHLQ  $3, R8
+	SHLQ  $3, R9
+	XORQ  AX, AX
+	TESTQ R9, R9
+	JZ    cr6z_done
+
+cr6z_loop:
+	MOVQ z+24(FP), BX
+	CMPB first+80(FP), $0
+	JNE  cr6z_init
+	MOVQ x+0(FP), BX
+
+cr6z_init:
+	ADDQ AX, BX
+	LEAQ (BX)(R8*2), SI
+	LEAQ (SI)(R8*2), DX
+	LD4((BX), Z0, Z1, Z2, Z3)
+	LD4((BX)(R8*1), Z4, Z5, Z6, Z7)
+	LD4((SI), Z8, Z9, Z10, Z11)
+	LD4((SI)(R8*1), Z12, Z13, Z14, Z15)
+	LD4((DX), Z16, Z17, Z18, Z19)
+	LD4((DX)(R8*1), Z20, Z21, Z22, Z23)
+	CMPB first+80(FP), $0
+	JE   cr6z_terms_start
+	MOVQ s+16(FP), BX
+	ADDQ AX, BX
+	LD4((BX), Z24, Z25, Z26, Z27)
+	MUL4(Z0, Z1, Z2, Z3)
+	MUL4(Z4, Z5, Z6, Z7)
+	MUL4(Z8, Z9, Z10, Z11)
+	MUL4(Z12, Z13, Z14, Z15)
+	MUL4(Z16, Z17, Z18, Z19)
+	MUL4(Z20, Z21, Z22, Z23)
+
+cr6z_terms_start:
+	MOVQ  p+32(FP), CX
+	ADDQ  AX, CX
+	MOVQ  c+40(FP), DI
+	MOVQ  R11, R10
+	TESTQ R10, R10
+	JZ    cr6z_fin
+
+cr6z_terms:
+	LD4((CX), Z24, Z25, Z26, Z27)
+	VBROADCASTSD 0(DI), Z28
+	FMA4(Z28, Z0, Z1, Z2, Z3)
+	VBROADCASTSD 8(DI), Z29
+	FMA4(Z29, Z4, Z5, Z6, Z7)
+	VBROADCASTSD 16(DI), Z28
+	FMA4(Z28, Z8, Z9, Z10, Z11)
+	VBROADCASTSD 24(DI), Z29
+	FMA4(Z29, Z12, Z13, Z14, Z15)
+	VBROADCASTSD 32(DI), Z28
+	FMA4(Z28, Z16, Z17, Z18, Z19)
+	VBROADCASTSD 40(DI), Z29
+	FMA4(Z29, Z20, Z21, Z22, Z23)
+	ADDQ R8, CX
+	ADDQ $48, DI
+	DECQ R10
+	JNZ  cr6z_terms
+
+cr6z_fin:
+	CMPB         last+81(FP), $0
+	JE           cr6z_store
+	MOVQ         m+8(FP), BX
+	ADDQ         AX, BX
+	LD4((BX), Z24, Z25, Z26, Z27)
+	VBROADCASTSD sigma+48(FP), Z28
+	FIN4(Z0, Z1, Z2, Z3)
+	FIN4(Z4, Z5, Z6, Z7)
+	FIN4(Z8, Z9, Z10, Z11)
+	FIN4(Z12, Z13, Z14, Z15)
+	FIN4(Z16, Z17, Z18, Z19)
+	FIN4(Z20, Z21, Z22, Z23)
+
+cr6z_store:
+	MOVQ x+0(FP), BX
+	ADDQ AX, BX
+	LEAQ (BX)(R8*2), SI
+	LEAQ (SI)(R8*2), DX
+	ST4(Z0, Z1, Z2, Z3, (BX))
+	ST4(Z4, Z5, Z6, Z7, (BX)(R8*1))
+	ST4(Z8, Z9, Z10, Z11, (SI))
+	ST4(Z12, Z13, Z14, Z15, (SI)(R8*1))
+	ST4(Z16, Z17, Z18, Z19, (DX))
+	ST4(Z20, Z21, Z22, Z23, (DX)(R8*1))
+	ADDQ $256, AX
+	CMPQ AX, R9
+	JLT  cr6z_loop
+
+cr6z_done:
+	VZEROUPPER
+	RET
+
+// FOLD4 adds the high 256 bits of the zmm accumulators to their low
+// halves (lane l gets lanes l and l+4), through the temporary Y12.
+#define FOLD4(z0, y0, z1, y1, z2, y2, z3, y3) \
+	VEXTRACTF64X4 $1, z0, Y12 \
+	VADDPD        Y12, y0, y0 \
+	VEXTRACTF64X4 $1, z1, Y12 \
+	VADDPD        Y12, y1, y1 \
+	VEXTRACTF64X4 $1, z2, Y12 \
+	VADDPD        Y12, y2, y2 \
+	VEXTRACTF64X4 $1, z3, Y12 \
+	VADDPD        Y12, y3, y3
+
+// HSUM4_ADD reduces the ymm accumulators a, b, c, d to their horizontal
+// sums [Σa, Σb, Σc, Σd] and adds them to the 4 float64 at mem (as the AVX2
+// kernels do). All four registers are destroyed.
+#define HSUM4_ADD(a, b, c, d, mem) \
+	VHADDPD    b, a, a        \
+	VHADDPD    d, c, c        \
+	VPERM2F128 $0x20, c, a, b \
+	VPERM2F128 $0x31, c, a, d \
+	VADDPD     d, b, b        \
+	VADDPD     mem, b, b      \
+	VMOVUPD    b, mem
+
+// func dotRows4x3AVX512(dst, a, b *float64, cols, stride, ldd int)
+// Requires: AVX512F
+//
+// dst[j*ldd+i] += a_i·b_j for i < 4, j < 3, over cols columns (a multiple
+// of 8): one zmm accumulator a pair, lane l summing the columns ≡ l mod 8;
+// lanes l and l+4 added, then the horizontal sum (l0+l1)+(l2+l3) added to
+// dst.
+TEXT ·dotRows4x3AVX512(SB), NOSPLIT, $0-48
+	MOVQ   a+8(FP), SI
+	MOVQ   b+16(FP), BX
+	MOVQ   cols+24(FP), CX
+	MOVQ   stride+32(FP), R8
+	SHLQ   $3, R8
+	SHLQ   $3, CX
+	LEAQ   (SI)(R8*1), R9
+	LEAQ   (SI)(R8*2), R10
+	LEAQ   (R10)(R8*1), R11
+	LEAQ   (BX)(R8*1), R12
+	LEAQ   (BX)(R8*2), R13
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z11, Z11, Z11
+	XORQ   AX, AX
+	TESTQ  CX, CX
+	JZ     dr43z_reduce
+
+dr43z_loop:
+	VMOVUPD     (BX)(AX*1), Z16
+	VMOVUPD     (R12)(AX*1), Z17
+	VMOVUPD     (R13)(AX*1), Z18
+	VMOVUPD     (SI)(AX*1), Z19
+	VFMADD231PD Z16, Z19, Z0
+	VFMADD231PD Z17, Z19, Z1
+	VFMADD231PD Z18, Z19, Z2
+	VMOVUPD     (R9)(AX*1), Z20
+	VFMADD231PD Z16, Z20, Z3
+	VFMADD231PD Z17, Z20, Z4
+	VFMADD231PD Z18, Z20, Z5
+	VMOVUPD     (R10)(AX*1), Z21
+	VFMADD231PD Z16, Z21, Z6
+	VFMADD231PD Z17, Z21, Z7
+	VFMADD231PD Z18, Z21, Z8
+	VMOVUPD     (R11)(AX*1), Z22
+	VFMADD231PD Z16, Z22, Z9
+	VFMADD231PD Z17, Z22, Z10
+	VFMADD231PD Z18, Z22, Z11
+	ADDQ        $64, AX
+	CMPQ        AX, CX
+	JLT         dr43z_loop
+
+dr43z_reduce:
+	FOLD4(Z0, Y0, Z1, Y1, Z2, Y2, Z3, Y3)
+	FOLD4(Z4, Y4, Z5, Y5, Z6, Y6, Z7, Y7)
+	FOLD4(Z8, Y8, Z9, Y9, Z10, Y10, Z11, Y11)
+	MOVQ dst+0(FP), DI
+	MOVQ ldd+40(FP), DX
+	SHLQ $3, DX
+	HSUM4_ADD(Y0, Y3, Y6, Y9, (DI))
+	HSUM4_ADD(Y1, Y4, Y7, Y10, (DI)(DX*1))
+	HSUM4_ADD(Y2, Y5, Y8, Y11, (DI)(DX*2))
+	VZEROUPPER
+	RET
+
+// func dotRows4x1AVX512(dst, a, b *float64, cols, stride int)
+// Requires: AVX512F
+//
+// dst[i] += a_i·b for i < 4, over cols columns (a multiple of 8), as
+// dotRows4x3AVX512 does.
+TEXT ·dotRows4x1AVX512(SB), NOSPLIT, $0-40
+	MOVQ   a+8(FP), SI
+	MOVQ   b+16(FP), BX
+	MOVQ   cols+24(FP), CX
+	MOVQ   stride+32(FP), R8
+	SHLQ   $3, R8
+	SHLQ   $3, CX
+	LEAQ   (SI)(R8*1), R9
+	LEAQ   (SI)(R8*2), R10
+	LEAQ   (R10)(R8*1), R11
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	XORQ   AX, AX
+	TESTQ  CX, CX
+	JZ     dr41z_reduce
+
+dr41z_loop:
+	VMOVUPD     (BX)(AX*1), Z16
+	VFMADD231PD (SI)(AX*1), Z16, Z0
+	VFMADD231PD (R9)(AX*1), Z16, Z1
+	VFMADD231PD (R10)(AX*1), Z16, Z2
+	VFMADD231PD (R11)(AX*1), Z16, Z3
+	ADDQ        $64, AX
+	CMPQ        AX, CX
+	JLT         dr41z_loop
+
+dr41z_reduce:
+	FOLD4(Z0, Y0, Z1, Y1, Z2, Y2, Z3, Y3)
+	MOVQ dst+0(FP), DI
+	HSUM4_ADD(Y0, Y1, Y2, Y3, (DI))
+	VZEROUPPER
+	RET
