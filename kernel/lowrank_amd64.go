@@ -4,12 +4,12 @@ package kernel
 
 import "unsafe"
 
-// The AVX-512 path runs CombineRows' main tile 32 columns at a time and
-// DotRows' tiles 8 columns at a time in zmm registers, the columns past
-// those and CombineRows' other tiles by the AVX2 kernels (VEX encoded,
-// valid on every AVX-512 CPU). CombineRows' elements are each the same
-// chain on both, so its bits are the AVX2 path's; DotRows sums in 8 lanes
-// instead of 4.
+// The AVX-512 path runs CombineRows' main tile and its single rows 32
+// columns at a time and DotRows' tiles 8 columns at a time in zmm
+// registers, the columns past those and CombineRows' tiles of 4 by the AVX2
+// kernels (VEX encoded, valid on every AVX-512 CPU). CombineRows' elements
+// are each the same chain on both, so its bits are the AVX2 path's;
+// DotRows sums in 8 lanes instead of 4.
 
 func dotRows(dst, a []float64, ka int, b []float64, kb, cols, stride int) {
 	if !useAVX2 {
@@ -118,5 +118,22 @@ func lrCombTile(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, 
 func combineRows6AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool)
 
 func lrComb1(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool) {
+	if useAVX512 {
+		c32 := cols &^ 31
+		if c32 > 0 {
+			combineRows1AVX512(x, m, s, z, p, c, sigma, c32, stride, kp, first, last)
+		}
+		if c32 == cols {
+			return
+		}
+		x, m, s, z = addElems(x, c32), addElems(m, c32), addElems(s, c32), addElems(z, c32)
+		if p != nil {
+			p = addElems(p, c32)
+		}
+		cols -= c32
+	}
 	combineRows1AVX2(x, m, s, z, p, c, sigma, cols, stride, kp, first, last)
 }
+
+//go:noescape
+func combineRows1AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool)

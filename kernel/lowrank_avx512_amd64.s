@@ -281,3 +281,74 @@ dr41z_reduce:
 	HSUM4_ADD(Y0, Y1, Y2, Y3, (DI))
 	VZEROUPPER
 	RET
+
+// func combineRows1AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool)
+// Requires: AVX512F
+//
+// combineRows6AVX512 for one row, with its coefficients c[t] contiguous:
+// 32 columns a step (four zmm), cols a multiple of 32.
+TEXT ·combineRows1AVX512(SB), NOSPLIT, $0-82
+	MOVQ  cols+56(FP), R9
+	MOVQ  stride+64(FP), R8
+	MOVQ  kp+72(FP), R11
+	SHLQ  $3, R8
+	SHLQ  $3, R9
+	XORQ  AX, AX
+	TESTQ R9, R9
+	JZ    cr1z_done
+
+cr1z_loop:
+	MOVQ z+24(FP), BX
+	CMPB first+80(FP), $0
+	JNE  cr1z_init
+	MOVQ x+0(FP), BX
+
+cr1z_init:
+	ADDQ AX, BX
+	LD4((BX), Z0, Z1, Z2, Z3)
+	CMPB first+80(FP), $0
+	JE   cr1z_terms_start
+	MOVQ s+16(FP), BX
+	ADDQ AX, BX
+	LD4((BX), Z24, Z25, Z26, Z27)
+	MUL4(Z0, Z1, Z2, Z3)
+
+cr1z_terms_start:
+	MOVQ  p+32(FP), CX
+	ADDQ  AX, CX
+	MOVQ  c+40(FP), DI
+	MOVQ  R11, R10
+	TESTQ R10, R10
+	JZ    cr1z_fin
+
+cr1z_terms:
+	VBROADCASTSD (DI), Z28
+	VFMADD231PD  0(CX), Z28, Z0
+	VFMADD231PD  64(CX), Z28, Z1
+	VFMADD231PD  128(CX), Z28, Z2
+	VFMADD231PD  192(CX), Z28, Z3
+	ADDQ         R8, CX
+	ADDQ         $8, DI
+	DECQ         R10
+	JNZ          cr1z_terms
+
+cr1z_fin:
+	CMPB         last+81(FP), $0
+	JE           cr1z_store
+	MOVQ         m+8(FP), BX
+	ADDQ         AX, BX
+	LD4((BX), Z24, Z25, Z26, Z27)
+	VBROADCASTSD sigma+48(FP), Z28
+	FIN4(Z0, Z1, Z2, Z3)
+
+cr1z_store:
+	MOVQ x+0(FP), BX
+	ADDQ AX, BX
+	ST4(Z0, Z1, Z2, Z3, (BX))
+	ADDQ $256, AX
+	CMPQ AX, R9
+	JLT  cr1z_loop
+
+cr1z_done:
+	VZEROUPPER
+	RET
