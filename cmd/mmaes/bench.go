@@ -57,7 +57,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 
 	var out strings.Builder
 	w := io.MultiWriter(stdout, &out)
-	fmt.Fprintf(w, "machine: %s, GOARCH=%s, kernel path %s, %s\n", cpuName(), runtime.GOARCH, kernel.Impl(), runtime.Version())
+	fmt.Fprintf(w, "machine: %s, GOARCH=%s, kernel path %s (ziggurat %s), %s\n", cpuName(), runtime.GOARCH, kernel.Impl(), kernel.ZigguratImpl(), runtime.Version())
 	core := "not built (go run -tags openblas . bench)"
 	if haveOpenBLAS {
 		core = openblasCore() + " kernels, 1 thread (OPENBLAS_CORETYPE picks them)"
