@@ -103,6 +103,18 @@ func MulVecs(y, a []float64, n int, x []float64, k int) {
 // results are the same bits either way. work must not overlap y, a or x;
 // its contents on entry do not matter and on return are unspecified.
 func MulVecsWork(y, a []float64, n int, x []float64, k int, work []float64) {
+	MulVecsRowsWork(y, a, n, x, k, 0, n, work)
+}
+
+// MulVecsRowsWork is MulVecsWork for the rows r0 … r1−1 of the products
+// (y[i*n+r] for r0 ≤ r < r1, i < k), reading only those rows of A: each is
+// the same bits as the whole call's, so goroutines that compute the ranges
+// SplitRows gives, each with its own work, compute MulVecsWork together.
+// A range starts at a multiple of RowAlign; one that ends before n ends at
+// a multiple of RowAlign at least RowTail rows before n, and the one that
+// ends at n starts at 0 or at least RowTail rows before n. It panics on
+// other ranges.
+func MulVecsRowsWork(y, a []float64, n int, x []float64, k, r0, r1 int, work []float64) {
 	if n < 0 || k < 0 {
 		panic("kernel: negative size")
 	}
@@ -118,7 +130,8 @@ func MulVecsWork(y, a []float64, n int, x []float64, k int, work []float64) {
 	if len(y) < k*n {
 		panic("kernel: short y")
 	}
-	if n == 0 || k == 0 {
+	checkRows(n, r0, r1)
+	if n == 0 || k == 0 || r0 == r1 {
 		return
 	}
 	y, a, x = y[:k*n], a[:n*n], x[:k*n]
@@ -126,7 +139,7 @@ func MulVecsWork(y, a []float64, n int, x []float64, k int, work []float64) {
 		panic("kernel: y overlaps an input")
 	}
 	work = usableWork(work, n, k, y, a, x)
-	mulVecs(y, a, n, x, k, work)
+	mulVecs(y, a, n, x, k, r0, r1, work)
 }
 
 // WorkLen returns the length of the scratch space that MulVecsWork and
@@ -282,9 +295,12 @@ func checkScaleAddOuter(a []float64, n int, p, v []float64) ([]float64, []float6
 // covers a block of rows, so that no single call runs for long (assembly is
 // not preempted asynchronously).
 func scaleAddOuterRows(a []float64, n int, alpha, beta float64, p, v []float64) {
-	rows := max(1, scaleAddOuterBlock/n)
-	for i := 0; i < n; i += rows {
-		r := min(rows, n-i)
+	if n == 0 {
+		return
+	}
+	rows, all := max(1, scaleAddOuterBlock/n), len(a)/n
+	for i := 0; i < all; i += rows {
+		r := min(rows, all-i)
 		scaleAddOuter(a[i*n:(i+r)*n], n, r, alpha, beta, p[i:i+r], v)
 	}
 }
@@ -304,6 +320,13 @@ func UpdateMulVecs(y, a []float64, n int, alpha, beta float64, p, v, x []float64
 // UpdateMulVecsWork is UpdateMulVecs with the caller's scratch space, as
 // MulVecsWork: work must not overlap y, a, p, v or x.
 func UpdateMulVecsWork(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k int, work []float64) {
+	UpdateMulVecsRowsWork(y, a, n, alpha, beta, p, v, x, k, 0, n, work)
+}
+
+// UpdateMulVecsRowsWork is UpdateMulVecsWork for the rows r0 … r1−1 of A
+// and of the products, with the ranges of MulVecsRowsWork: each row of A
+// and of the products is the same bits as the whole call's.
+func UpdateMulVecsRowsWork(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k, r0, r1 int, work []float64) {
 	if n < 0 || k < 0 {
 		panic("kernel: negative size")
 	}
@@ -322,7 +345,8 @@ func UpdateMulVecsWork(y, a []float64, n int, alpha, beta float64, p, v, x []flo
 	case len(y) < k*n:
 		panic("kernel: short y")
 	}
-	if n == 0 {
+	checkRows(n, r0, r1)
+	if n == 0 || r0 == r1 {
 		return
 	}
 	a, p, v, x, y = a[:n*n], p[:n], v[:n], x[:k*n], y[:k*n]
@@ -333,18 +357,19 @@ func UpdateMulVecsWork(y, a []float64, n int, alpha, beta float64, p, v, x []flo
 		panic("kernel: y overlaps an input")
 	}
 	if k == 0 {
-		scaleAddOuterRows(a, n, alpha, beta, p, v)
+		scaleAddOuterRows(a[r0*n:r1*n], n, alpha, beta, p[r0:r1], v)
 		return
 	}
 	work = usableWork(work, n, k, y, a, p, v, x)
-	updateMulVecs(y, a, n, alpha, beta, p, v, x, k, work)
+	updateMulVecs(y, a, n, alpha, beta, p, v, x, k, r0, r1, work)
 }
 
 // updateMulVecsSeparate is UpdateMulVecs as two passes, for the paths
-// without a fused kernel.
-func updateMulVecsSeparate(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k int, work []float64) {
-	scaleAddOuterRows(a, n, alpha, beta, p, v)
-	mulVecs(y, a, n, x, k, work)
+// without a fused kernel: the rows r0 … r1−1 of A updated, then those of
+// the products.
+func updateMulVecsSeparate(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k, r0, r1 int, work []float64) {
+	scaleAddOuterRows(a[r0*n:r1*n], n, alpha, beta, p[r0:r1], v)
+	mulVecs(y, a, n, x, k, r0, r1, work)
 }
 
 // scaleAddOuterBlock is the number of matrix elements one ScaleAddOuter call

@@ -19,18 +19,20 @@ func cpuVendorIntel() bool
 
 // Dispatch: each function picks the widest path the flags allow.
 
-func mulVecs(y, a []float64, n int, x []float64, k int, work []float64) {
+// mulVecs computes the rows r0 … r1−1 of the k products (rowsValid);
+// the small kernels only whole (n ≤ smallMaxN < minSplitN).
+func mulVecs(y, a []float64, n int, x []float64, k, r0, r1 int, work []float64) {
 	switch {
 	case useSmall(n):
 		mulVecsSmall(y, a, n, x, k)
 	case !useAVX2 || n < tileRows:
-		mulVecsGeneric(y, a, n, x, k)
+		mulVecsGenericRows(y, a, n, x, k, r0, r1)
 	case usePanels(n, k):
-		mulVecsPanels(y, a, n, x, k, false, 0, 0, nil, nil, work)
+		mulVecsPanels(y, a, n, x, k, r0, r1, false, 0, 0, nil, nil, work)
 	case usePanelsAVX2(n, k):
-		mulVecsPanelsAVX2(y, a, n, x, k, false, 0, 0, nil, nil, work)
+		mulVecsPanelsAVX2(y, a, n, x, k, r0, r1, false, 0, 0, nil, nil, work)
 	default:
-		mulVecsTiled(y, a, n, x, k)
+		mulVecsTiled(y, a, n, x, k, r0, r1)
 	}
 }
 
@@ -38,16 +40,16 @@ func mulVecs(y, a []float64, n int, x []float64, k int, work []float64) {
 // pass over A on the AVX-512 panels and on the AVX2 ones for n ≥
 // panel2FusedMinN, else as ScaleAddOuter then MulVecs. Both give the same
 // bits.
-func updateMulVecs(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k int, work []float64) {
+func updateMulVecs(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k, r0, r1 int, work []float64) {
 	switch {
 	case usePanels(n, k):
-		mulVecsPanels(y, a, n, x, k, true, alpha, beta, p, v, work)
+		mulVecsPanels(y, a, n, x, k, r0, r1, true, alpha, beta, p, v, work)
 		return
 	case usePanelsAVX2(n, k) && n >= panel2FusedMinN:
-		mulVecsPanelsAVX2(y, a, n, x, k, true, alpha, beta, p, v, work)
+		mulVecsPanelsAVX2(y, a, n, x, k, r0, r1, true, alpha, beta, p, v, work)
 		return
 	}
-	updateMulVecsSeparate(y, a, n, alpha, beta, p, v, x, k, work)
+	updateMulVecsSeparate(y, a, n, alpha, beta, p, v, x, k, r0, r1, work)
 }
 
 func mulVec(y, a []float64, n int, x []float64) {

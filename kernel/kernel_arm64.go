@@ -12,12 +12,12 @@ func init() {
 // workLen is 0: the NEON kernels keep no scratch space.
 func workLen(n, k int) int { return 0 }
 
-func mulVecs(y, a []float64, n int, x []float64, k int, _ []float64) {
+func mulVecs(y, a []float64, n int, x []float64, k, r0, r1 int, _ []float64) {
 	if !useNEON || n < tileRows {
-		mulVecsGeneric(y, a, n, x, k)
+		mulVecsGenericRows(y, a, n, x, k, r0, r1)
 		return
 	}
-	mulVecsTiled(y, a, n, x, k)
+	mulVecsTiled(y, a, n, x, k, r0, r1)
 }
 
 func mulVec(y, a []float64, n int, x []float64) {
@@ -163,8 +163,8 @@ func weightedSumNEON(dst, w, x []float64, n int, rows []int)
 //go:noescape
 func scaleNEON(alpha float64, x []float64)
 
-func updateMulVecs(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k int, work []float64) {
-	updateMulVecsSeparate(y, a, n, alpha, beta, p, v, x, k, work)
+func updateMulVecs(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k, r0, r1 int, work []float64) {
+	updateMulVecsSeparate(y, a, n, alpha, beta, p, v, x, k, r0, r1, work)
 }
 
 // ziggurat has no NEON path: without compress-store and gathers the lanes

@@ -11,7 +11,12 @@ import "math"
 // mulVecsGeneric computes y_i = A·x_i for i < k. Rows of A are the outer loop,
 // so a row stays in cache while it meets all k vectors and A is read once.
 func mulVecsGeneric(y, a []float64, n int, x []float64, k int) {
-	for r := 0; r < n; r++ {
+	mulVecsGenericRows(y, a, n, x, k, 0, n)
+}
+
+// mulVecsGenericRows computes the rows r0 … r1−1 of the k products.
+func mulVecsGenericRows(y, a []float64, n int, x []float64, k, r0, r1 int) {
+	for r := r0; r < r1; r++ {
 		row := a[r*n : r*n+n]
 		for i := 0; i < k; i++ {
 			y[i*n+r] = dotGeneric(row, x[i*n:i*n+n])

@@ -4,7 +4,9 @@ package kernel
 
 // Without assembly every kernel is the generic one.
 
-func mulVecs(y, a []float64, n int, x []float64, k int, _ []float64) { mulVecsGeneric(y, a, n, x, k) }
+func mulVecs(y, a []float64, n int, x []float64, k, r0, r1 int, _ []float64) {
+	mulVecsGenericRows(y, a, n, x, k, r0, r1)
+}
 
 func workLen(n, k int) int { return 0 }
 
@@ -26,8 +28,8 @@ func axpby(dst []float64, alpha float64, x []float64, beta float64, y []float64)
 
 func scale(alpha float64, x []float64) { scaleGeneric(alpha, x) }
 
-func updateMulVecs(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k int, work []float64) {
-	updateMulVecsSeparate(y, a, n, alpha, beta, p, v, x, k, work)
+func updateMulVecs(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k, r0, r1 int, work []float64) {
+	updateMulVecsSeparate(y, a, n, alpha, beta, p, v, x, k, r0, r1, work)
 }
 
 func ziggurat(z []float64, s *[4 * ZigLanes]uint64, x *[257]float64, rej []uint64) (acc, nrej int) {

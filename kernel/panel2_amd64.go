@@ -40,21 +40,26 @@ const panel2Rows = 4
 // 128 columns at k = 24); a larger panel, read from L2, is slower.
 const panel2Pack = 3072
 
-// mulVecsPanelsAVX2 computes MulVecs on the AVX2 panels; with update it
+// mulVecsPanelsAVX2 computes the rows r0 … r1−1 of MulVecs (rowsValid) on
+// the AVX2 panels, the rows below the last whole tile in the range that
+// ends at n; with update it
 // first applies A ← α·A + β·p·vᵀ to each block of A just before the block is
 // read (the first batch of vectors does, the rows below the last whole tile
 // are updated by scaleAddOuter). The packed panel is in work (len(work) ≥
 // panel2Pack) or, with work nil, on the stack. Vectors run in batches of at
 // most panelMaxLanes, so that a panel keeps at least 8 columns.
-func mulVecsPanelsAVX2(y, a []float64, n int, x []float64, k int, update bool, alpha, beta float64, p, v, work []float64) {
+func mulVecsPanelsAVX2(y, a []float64, n int, x []float64, k, r0, r1 int, update bool, alpha, beta float64, p, v, work []float64) {
 	for j0 := 0; j0 < k; j0 += panelMaxLanes {
 		kb := min(panelMaxLanes, k-j0)
 		upd := update && j0 == 0
 		if work != nil {
-			mulVecsPanel2Pass(y[j0*n:], a, n, x[j0*n:], kb, upd, alpha, beta, p, v, work[:panel2Pack])
+			mulVecsPanel2Pass(y[j0*n:], a, n, x[j0*n:], kb, r0, r1, upd, alpha, beta, p, v, work[:panel2Pack])
 			continue
 		}
-		mulVecsPanel2Stack(y[j0*n:], a, n, x[j0*n:], kb, upd, alpha, beta, p, v)
+		mulVecsPanel2Stack(y[j0*n:], a, n, x[j0*n:], kb, r0, r1, upd, alpha, beta, p, v)
+	}
+	if r1 < n {
+		return
 	}
 	rows := n / panel2Rows * panel2Rows
 	if update && rows < n {
@@ -69,21 +74,22 @@ func mulVecsPanelsAVX2(y, a []float64, n int, x []float64, k int, update bool, a
 // stack frame.
 //
 //go:noinline
-func mulVecsPanel2Stack(y, a []float64, n int, x []float64, k int, update bool, alpha, beta float64, p, v []float64) {
+func mulVecsPanel2Stack(y, a []float64, n int, x []float64, k, r0, r1 int, update bool, alpha, beta float64, p, v []float64) {
 	var pack [panel2Pack]float64
-	mulVecsPanel2Pass(y, a, n, x, k, update, alpha, beta, p, v, pack[:])
+	mulVecsPanel2Pass(y, a, n, x, k, r0, r1, update, alpha, beta, p, v, pack[:])
 }
 
 // mulVecsPanel2Pass is MulVecs for the k ≤ panelMaxLanes vectors and the
 // rows of whole tiles, on the AVX2 panels (with update, as
 // mulVecsPanelsAVX2).
-func mulVecsPanel2Pass(y, a []float64, n int, x []float64, k int, update bool, alpha, beta float64, p, v, pack []float64) {
+func mulVecsPanel2Pass(y, a []float64, n int, x []float64, k, r0, r1 int, update bool, alpha, beta float64, p, v, pack []float64) {
 	kp := (k + 3) &^ 3
 	kcMax := min(n, max(8, len(pack)/kp&^7))
 	g3, g2, g1 := panelBlocks(kp / 4)
 	tiles := n / panel2Rows
-	clear(y[:(k-1)*n+tiles*panel2Rows])
-	walkPanels(n, kcMax, tiles, panel2Rows, func(c0, kc int) {
+	t0, t1 := tileRange(r0, r1, n, tiles, panel2Rows)
+	clearRows(y, n, k, t0*panel2Rows, t1*panel2Rows)
+	walkPanels(n, kcMax, t0, t1, panel2Rows, func(c0, kc int) {
 		packPanel(pack[:kc*kp], x[c0:], n, kc, kp, k)
 	}, func(c0, kc, r, nt int) {
 		pr, vc := updateArgs(update, p, v, r, c0)

@@ -61,21 +61,26 @@ const panelMaxLanes = 256
 // short (assembly is not preempted).
 const panelTiles = 128
 
-// mulVecsPanels computes MulVecs on AVX-512 with the column panels; with
-// update it first applies A ← α·A + β·p·vᵀ to each block of A just before
-// the block is read (so A is read and written once). The rows below the last
-// whole tile are updated by scaleAddOuter and computed by whole-row tiles.
-func mulVecsPanels(y, a []float64, n int, x []float64, k int, update bool, alpha, beta float64, p, v, work []float64) {
+// mulVecsPanels computes the rows r0 … r1−1 of MulVecs (rowsValid) on
+// AVX-512 with the column panels; with update it first applies A ← α·A +
+// β·p·vᵀ to each block of A just before the block is read (so A is read and
+// written once). The rows below the last whole tile are updated by
+// scaleAddOuter and computed by whole-row tiles, in the range that ends at
+// n.
+func mulVecsPanels(y, a []float64, n int, x []float64, k, r0, r1 int, update bool, alpha, beta float64, p, v, work []float64) {
 	// The batches may tile the rows differently: the first one updated the
 	// rows it covered, whole-row tiles compute what any batch left out.
 	rows, updated := n, 0
 	for j0 := 0; j0 < k; j0 += panelMaxLanes {
 		kb := min(panelMaxLanes, k-j0)
-		r := mulVecsPanelBatch(y[j0*n:], a, n, x[j0*n:], kb, update && j0 == 0, alpha, beta, p, v, work)
+		r := mulVecsPanelBatch(y[j0*n:], a, n, x[j0*n:], kb, r0, r1, update && j0 == 0, alpha, beta, p, v, work)
 		if j0 == 0 {
 			updated = r
 		}
 		rows = min(rows, r)
+	}
+	if r1 < n {
+		return
 	}
 	if update && updated < n {
 		scaleAddOuter(a[updated*n:], n, n-updated, alpha, beta, p[updated:], v)
@@ -94,16 +99,16 @@ func mulVecsPanels(y, a []float64, n int, x []float64, k int, update bool, alpha
 // (panel6AVX512), all others in tiles of 8 (panel8AVX512). The packed panel
 // and the copies of A live in work (len(work) = workLen(n, k)) or, with work
 // nil, on the stack.
-func mulVecsPanelBatch(y, a []float64, n int, x []float64, k int, update bool, alpha, beta float64, p, v, work []float64) int {
+func mulVecsPanelBatch(y, a []float64, n int, x []float64, k, r0, r1 int, update bool, alpha, beta float64, p, v, work []float64) int {
 	if work != nil {
 		work = alignLine(work)
 		pack := panelPackLen(n)
-		return mulVecsPanelPass(work[:pack], work[pack:pack+panelACopy], y, a, n, x, k, update, alpha, beta, p, v)
+		return mulVecsPanelPass(work[:pack], work[pack:pack+panelACopy], y, a, n, x, k, r0, r1, update, alpha, beta, p, v)
 	}
 	if n < panelWideN {
-		return mulVecsPanelBatchNarrow(y, a, n, x, k, update, alpha, beta, p, v)
+		return mulVecsPanelBatchNarrow(y, a, n, x, k, r0, r1, update, alpha, beta, p, v)
 	}
-	return mulVecsPanelBatchWide(y, a, n, x, k, update, alpha, beta, p, v)
+	return mulVecsPanelBatchWide(y, a, n, x, k, r0, r1, update, alpha, beta, p, v)
 }
 
 // workLen is the scratch space of the panels: on AVX-512 the packed panel,
@@ -139,22 +144,24 @@ func alignLine(s []float64) []float64 {
 // inlined, so that the narrow one does not clear the wide one's frame).
 //
 //go:noinline
-func mulVecsPanelBatchNarrow(y, a []float64, n int, x []float64, k int, update bool, alpha, beta float64, p, v []float64) int {
+func mulVecsPanelBatchNarrow(y, a []float64, n int, x []float64, k, r0, r1 int, update bool, alpha, beta float64, p, v []float64) int {
 	var pack [panelPack]float64
 	var acopy [panelACopy]float64
-	return mulVecsPanelPass(pack[:], acopy[:], y, a, n, x, k, update, alpha, beta, p, v)
+	return mulVecsPanelPass(pack[:], acopy[:], y, a, n, x, k, r0, r1, update, alpha, beta, p, v)
 }
 
 //go:noinline
-func mulVecsPanelBatchWide(y, a []float64, n int, x []float64, k int, update bool, alpha, beta float64, p, v []float64) int {
+func mulVecsPanelBatchWide(y, a []float64, n int, x []float64, k, r0, r1 int, update bool, alpha, beta float64, p, v []float64) int {
 	var pack [panelPackWide]float64
 	var acopy [panelACopy]float64
-	return mulVecsPanelPass(pack[:], acopy[:], y, a, n, x, k, update, alpha, beta, p, v)
+	return mulVecsPanelPass(pack[:], acopy[:], y, a, n, x, k, r0, r1, update, alpha, beta, p, v)
 }
 
 // mulVecsPanelPass is mulVecsPanelBatch with the packed panel in pack and
-// the room for the copies of A in acopy.
-func mulVecsPanelPass(pack, acopy, y, a []float64, n int, x []float64, k int, update bool, alpha, beta float64, p, v []float64) int {
+// the room for the copies of A in acopy: the whole tiles within the rows
+// r0 … r1−1 (all that start from r0 when r1 = n). It returns the rows the
+// whole call's tiles cover.
+func mulVecsPanelPass(pack, acopy, y, a []float64, n int, x []float64, k, r0, r1 int, update bool, alpha, beta float64, p, v []float64) int {
 	kp := (k + 7) &^ 7
 	kcMax := min(n, len(pack)/kp&^7, panelACols)
 	z := kp / 8
@@ -171,8 +178,9 @@ func mulVecsPanelPass(pack, acopy, y, a []float64, n int, x []float64, k int, up
 	if (z == 3 || z == 4) && k%8 != 0 && k%8 <= 4 {
 		half = 1 // one block, its last register at most half full
 	}
-	clear(y[:(k-1)*n+tiles*tileRows])
-	walkPanels(n, kcMax, tiles, tileRows, func(c0, kc int) {
+	t0, t1 := tileRange(r0, r1, n, tiles, tileRows)
+	clearRows(y, n, k, t0*tileRows, t1*tileRows)
+	walkPanels(n, kcMax, t0, t1, tileRows, func(c0, kc int) {
 		packPanelAVX512(pack[:kc*kp], x[c0:], n, kc, kp, k)
 	}, func(c0, kc, r, nt int) {
 		pr, vc := updateArgs(update, p, v, r, c0)
@@ -189,15 +197,35 @@ func mulVecsPanelPass(pack, acopy, y, a []float64, n int, x []float64, k int, up
 
 // walkPanels walks the column panels of an n×n A, at most kcMax columns
 // each: pack(c0, kc) for each panel, then tile(c0, kc, r, nt) for each run
-// of at most panelTiles tiles of rows rows (the first row r), so that an
-// assembly call stays short (assembly is not preempted).
-func walkPanels(n, kcMax, tiles, rows int, pack func(c0, kc int), tile func(c0, kc, r, nt int)) {
+// of at most panelTiles of the tiles t0 … t1−1 of rows rows (the first row
+// r), so that an assembly call stays short (assembly is not preempted).
+func walkPanels(n, kcMax, t0, t1, rows int, pack func(c0, kc int), tile func(c0, kc, r, nt int)) {
+	if t0 >= t1 {
+		return
+	}
 	for c0 := 0; c0 < n; c0 += kcMax {
 		kc := min(kcMax, n-c0)
 		pack(c0, kc)
-		for t0 := 0; t0 < tiles; t0 += panelTiles {
-			tile(c0, kc, t0*rows, min(panelTiles, tiles-t0))
+		for t := t0; t < t1; t += panelTiles {
+			tile(c0, kc, t*rows, min(panelTiles, t1-t))
 		}
+	}
+}
+
+// tileRange returns the tiles of rows rows within the rows r0 … r1−1, all
+// from r0's on when r1 = n (rowsValid: r0, and r1 < n, are multiples of
+// every tile height).
+func tileRange(r0, r1, n, tiles, rows int) (t0, t1 int) {
+	if r1 == n {
+		return min(r0/rows, tiles), tiles
+	}
+	return r0 / rows, r1 / rows
+}
+
+// clearRows sets the rows r0 … r1−1 of the k products in y to 0.
+func clearRows(y []float64, n, k, r0, r1 int) {
+	for j := 0; j < k; j++ {
+		clear(y[j*n+r0 : j*n+r1])
 	}
 }
 

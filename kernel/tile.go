@@ -18,12 +18,12 @@ package kernel
 // tileRows is the number of rows of A in every register tile.
 const tileRows = 4
 
-// mulVecsTiled computes y_i = A·x_i for i < k, n ≥ tileRows, walking blocks
-// of tileRows rows of A (the outer loop, so a block is read from memory once
-// and stays in cache for all k vectors) and, inside, groups of tileVecs()
-// vectors.
-func mulVecsTiled(y, a []float64, n int, x []float64, k int) {
-	for r := 0; ; r += tileRows {
+// mulVecsTiled computes the rows r0 … r1−1 of y_i = A·x_i for i < k, n ≥
+// tileRows (rowsValid), walking blocks of tileRows rows of A (the outer
+// loop, so a block is read from memory once and stays in cache for all k
+// vectors) and, inside, groups of tileVecs() vectors.
+func mulVecsTiled(y, a []float64, n int, x []float64, k, r0, r1 int) {
+	for r := r0; r < r1; r += tileRows {
 		r = min(r, n-tileRows)
 		mulVecsRowBlock(y, a, n, x, k, r)
 		if r == n-tileRows {
