@@ -74,6 +74,22 @@ func BenchmarkGeneration(b *testing.B) {
 	}
 }
 
+// BenchmarkGenerationThreads is BenchmarkGeneration for MMA with the
+// generation's sampling and fused update split over Config.Threads
+// goroutines (threads=1: one); benchstat compares the two.
+func BenchmarkGenerationThreads(b *testing.B) {
+	for _, n := range []int{64, 128, 256, 512, 1024, 2048, 4096} {
+		for _, threads := range []int{1, 2} {
+			b.Run(fmt.Sprintf("n=%d/threads=%d", n, threads), func(b *testing.B) {
+				cfg := mmaes.DefaultConfig(n)
+				cfg.Threads = threads
+				b.SetBytes(int64(8 * n * n))
+				benchGenerations(b, cfg, sphere)
+			})
+		}
+	}
+}
+
 // BenchmarkGenerationRankMu is BenchmarkGeneration for MMA with the rank-μ
 // update (Config.RankMu): every Tell applies μ+1 terms to A in one pass
 // (kernel.ScaleAddRankK) besides the sampling's read of A.

@@ -150,9 +150,13 @@ func (o *Optimizer) UnmarshalBinary(data []byte) error {
 	if err != nil {
 		return err
 	}
-	obs := o.cfg.Observer
+	obs, threads, pool := o.cfg.Observer, o.cfg.Threads, o.threads
 	*o = *t
-	o.cfg.Observer = obs
+	o.cfg.Observer, o.cfg.Threads, o.threads = obs, threads, pool
+	if o.fix != nil {
+		o.fix.cfg.Threads = threads
+	}
+	o.attachThreads()
 	return nil
 }
 

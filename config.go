@@ -259,6 +259,18 @@ type Config struct {
 	// Ask and Tell are not affected.
 	Workers int
 
+	// Threads is the number of goroutines that share a generation's linear
+	// algebra with the full matrix (MMA, ECMA and Cholesky): the sampling
+	// A·z_i and the fused update of A, split by ranges of rows of A; 0 or
+	// 1: the calling goroutine alone. Every row is computed as on one
+	// goroutine, so the run is bit for bit the same for every Threads. New
+	// starts Threads − 1 goroutines that live with the optimizer (none per
+	// generation; Close or the optimizer's collection ends them), and
+	// below n = 512 a generation stays on one goroutine. LMMA and the
+	// separable distributions do not split. Threads is not part of a
+	// checkpoint: UnmarshalBinary keeps the receiver's.
+	Threads int
+
 	// MaxMemory bounds the bytes an optimizer allocates (A, the
 	// population, their scratch space; A() included), so that a Config too
 	// large for the machine gives an error instead of killing the process:
@@ -374,6 +386,7 @@ var configChecks = []func(*Config, *Params) error{
 	checkBounds,
 	checkInteger,
 	checkWorkers,
+	checkThreads,
 	checkMaxMemory,
 	resolveRates,
 	checkStops,

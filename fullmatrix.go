@@ -23,11 +23,12 @@ import (
 // (kernel.UpdateMulVecsWork); whatever reads A before that calls flush,
 // which applies it alone, with the same bits.
 type fullMatrix struct {
-	n      int
-	rule   Update
-	rankMu bool
-	s0     []float64 // the initial diagonal of A (Config.Scales); nil: I
-	eta    float64   // the rate of the rank-μ update (1 but with Config.Noise)
+	threads *rowThreads // splits sample over goroutines; nil: one
+	n       int
+	rule    Update
+	rankMu  bool
+	s0      []float64 // the initial diagonal of A (Config.Scales); nil: I
+	eta     float64   // the rate of the rank-μ update (1 but with Config.Noise)
 
 	// The rates of the run: c (paths), √(c(2−c)μ_eff), c1, c_μ.
 	c, cp, c1, cmu float64
@@ -160,6 +161,9 @@ func (d *fullMatrix) setParams(par *Params, lambda int) {
 	if w := kernel.WorkLen(d.n, lambda); len(d.work) < w {
 		d.work = make([]float64, w)
 	}
+	if d.threads != nil {
+		d.threads.size(d.n, lambda)
+	}
 	if d.rankMu {
 		d.rk.size(d.n, par.Mu+len(par.NegWeights))
 	}
@@ -191,14 +195,18 @@ func (d *fullMatrix) reset() {
 	clear(d.v)
 }
 
+func (d *fullMatrix) setThreads(t *rowThreads) { d.threads = t }
+
 // sample computes Ã·z_i for the population with one kernel call, applying
 // the pending update in the same pass, and scales the results by s.
 func (d *fullMatrix) sample(y, z []float64, k int) {
 	n := d.n
 	if d.pend {
-		kernel.UpdateMulVecsWork(y, d.a, n, d.pendAlpha, d.pendBeta, d.p, d.pendQ, z, k, d.work)
+		if !d.threads.sample(true, y, d.a, n, d.pendAlpha, d.pendBeta, d.p, d.pendQ, z, k) {
+			kernel.UpdateMulVecsWork(y, d.a, n, d.pendAlpha, d.pendBeta, d.p, d.pendQ, z, k, d.work)
+		}
 		d.pend = false
-	} else {
+	} else if !d.threads.sample(false, y, d.a, n, 0, 0, nil, nil, z, k) {
 		kernel.MulVecsWork(y, d.a, n, z, k, d.work)
 	}
 	if d.scale != 1 {

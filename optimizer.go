@@ -15,10 +15,13 @@ type Optimizer struct {
 	cfg Config // validated copy; cfg.Mean is the initial mean (a copy)
 	par Params // of the current run
 
-	src    *xoshiro      // the generator
-	dist   distribution  // the search distribution: A and how it learns
-	direct directSampler // dist, when it writes the candidates itself; else nil
-	step   stepSize      // σ and its path
+	src  *xoshiro     // the generator
+	dist distribution // the search distribution: A and how it learns
+	// threads splits dist's sampling over goroutines (Config.Threads);
+	// nil without.
+	threads *rowThreads
+	direct  directSampler // dist, when it writes the candidates itself; else nil
+	step    stepSize      // σ and its path
 
 	m, mNew []float64 // the mean, and the proposed one
 	pop     population

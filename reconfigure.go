@@ -8,7 +8,7 @@ import (
 // ErrReconfigure is returned by Reconfigure for a change of a field that a
 // running optimizer cannot take (one that sizes its state or defines its
 // algorithm).
-var ErrReconfigure = errors.New("mmaes: Reconfigure: only the limits, the stop criteria, TargetF, MinStd, MaxStd, Workers and the observer can change")
+var ErrReconfigure = errors.New("mmaes: Reconfigure: only the limits, the stop criteria, TargetF, MinStd, MaxStd, Workers, Threads and the observer can change")
 
 // SetLimits sets Config.MaxEvals and Config.MaxGenerations (0: no limit)
 // of a live, stopped or restored optimizer: see Reconfigure. A run stopped
@@ -20,8 +20,8 @@ func (o *Optimizer) SetLimits(maxEvals, maxGenerations int) error {
 // Reconfigure changes the settings of a live, stopped or restored
 // optimizer that do not size its state: edit receives a copy of the
 // Config and may change MaxEvals, MaxGenerations, TargetF, TolFun, TolX,
-// MaxCondition, FlatFitness, Hopeless, Endless, MinStd, MaxStd, Workers and
-// Observer; a change of any other field gives ErrReconfigure, an invalid
+// MaxCondition, FlatFitness, Hopeless, Endless, MinStd, MaxStd, Workers,
+// Threads (the goroutines are stopped and started anew) and Observer; a change of any other field gives ErrReconfigure, an invalid
 // value the error New gives, and either changes nothing. A run that
 // stopped because of its budget (MaxEvalsReached, MaxGenerationsReached)
 // or its target (TargetReached) continues when the new settings no longer
@@ -41,12 +41,13 @@ func (o *Optimizer) Reconfigure(edit func(*Config)) error {
 	want.TolFun, want.TolX, want.MaxCondition = c.TolFun, c.TolX, c.MaxCondition
 	want.FlatFitness, want.Hopeless, want.Endless = c.FlatFitness, c.Hopeless, c.Endless
 	want.MinStd, want.MaxStd, want.Workers, want.Observer = c.MinStd, c.MaxStd, c.Workers, c.Observer
+	want.Threads = c.Threads
 	a, b := want, c
 	a.Observer, b.Observer = nil, nil
 	if !reflect.DeepEqual(a, b) {
 		return ErrReconfigure
 	}
-	for _, check := range []func(*Config, *Params) error{checkStops, checkStdBounds, checkWorkers} {
+	for _, check := range []func(*Config, *Params) error{checkStops, checkStdBounds, checkWorkers, checkThreads} {
 		if err := check(&c, nil); err != nil {
 			return err
 		}
@@ -56,10 +57,14 @@ func (o *Optimizer) Reconfigure(edit func(*Config)) error {
 		dst.TolFun, dst.TolX, dst.MaxCondition = c.TolFun, c.TolX, c.MaxCondition
 		dst.FlatFitness, dst.Hopeless, dst.Endless = c.FlatFitness, c.Hopeless, c.Endless
 		dst.MinStd, dst.MaxStd, dst.Workers, dst.Observer = c.MinStd, c.MaxStd, c.Workers, c.Observer
+		dst.Threads = c.Threads
 	}
 	apply(&o.cfg)
 	if o.fix != nil {
 		apply(&o.fix.cfg)
+	}
+	if c.Threads != old.Threads {
+		o.startThreads()
 	}
 	// The current run's generation limit: Config.MaxGenerations, or a
 	// restart strategy's budget for the run where that is smaller.

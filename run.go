@@ -22,6 +22,7 @@ func New(cfg Config) (*Optimizer, error) {
 	copy(o.best.x, o.m)
 	o.best.f = math.NaN()
 	o.startBoard()
+	o.startThreads()
 	return o, nil
 }
 

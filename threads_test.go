@@ -1,0 +1,199 @@
+package mmaes_test
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mmaes-go/mmaes"
+)
+
+// TestTrajectoriesThreads runs the pinned configurations with Threads = 2
+// and 3: every hash must be the one recorded for one goroutine (the ranges
+// of rows are computed as the whole call computes them). The one of n ≥
+// 512, where the ranges are used, is long (-short skips it);
+// TestThreadsSameRun covers the split under -short.
+func TestTrajectoriesThreads(t *testing.T) {
+	want, ok := pinned[pinPath()]
+	if !ok {
+		t.Skipf("no trajectories recorded for %s", pinPath())
+	}
+	for _, threads := range []int{2, 3} {
+		for _, c := range pinCases() {
+			if c.long && testing.Short() || !strings.Contains(c.name, "n=300") && !strings.Contains(c.name, "n=1031") && threads == 3 {
+				continue
+			}
+			cfg := c.cfg
+			c.cfg = func() mmaes.Config { x := cfg(); x.Threads = threads; return x }
+			if got := runPin(t, c); got != want[c.name] {
+				t.Errorf("%s with Threads = %d: trajectory hash %#016x, recorded %#016x", c.name, threads, got, want[c.name])
+			}
+		}
+	}
+}
+
+// TestThreadsSameRun checks that a run at n = 520 (split into up to 8
+// ranges of rows) with restarts that change λ, rank-μ, each update rule
+// and a Threads change in the middle ends with the bits of the run on one
+// goroutine.
+func TestThreadsSameRun(t *testing.T) {
+	for _, u := range allUpdates {
+		t.Run(u.String(), func(t *testing.T) {
+			run := func(threads, switchTo int) (mmaes.Result, []float64) {
+				cfg := startConfig(520, u, 5)
+				cfg.Threads, cfg.Restart, cfg.RankMu = threads, mmaes.IPOP, u == mmaes.MMA
+				// TolX stops every run at its first test: IPOP restarts
+				// with λ doubled until the budget.
+				cfg.MaxEvals, cfg.TolFun, cfg.TolX = 1500, 0, 1e9
+				o := mustNew(t, cfg)
+				defer o.Close()
+				fit := make([]float64, 0, 64)
+				for o.Reason() == mmaes.NotStopped {
+					if o.Generation() == 3 && switchTo != threads {
+						if err := o.Reconfigure(func(c *mmaes.Config) { c.Threads = switchTo }); err != nil {
+							t.Fatal(err)
+						}
+					}
+					xs := o.Ask()
+					if xs == nil {
+						break
+					}
+					fit = fit[:0]
+					for _, x := range xs {
+						fit = append(fit, ellipsoid(x))
+					}
+					if err := o.Tell(fit); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if o.Restarts() < 2 {
+					t.Fatalf("%d restarts: the test wants λ to change", o.Restarts())
+				}
+				return o.Result(), o.Mean()
+			}
+			want, wantMean := run(1, 1)
+			for _, tc := range [][2]int{{2, 2}, {3, 3}, {1, 2}, {4, 1}} {
+				got, mean := run(tc[0], tc[1])
+				what := fmt.Sprintf("Threads %d, then %d", tc[0], tc[1])
+				if got.F != want.F || got.Evals != want.Evals || got.Generations != want.Generations || got.Reason != want.Reason {
+					t.Errorf("%s: result %+v, one goroutine %+v", what, got, want)
+				}
+				if j := firstDiff(mean, wantMean); j >= 0 {
+					t.Errorf("%s: mean[%d] = %v, one goroutine %v", what, j, mean[j], wantMean[j])
+				}
+			}
+		})
+	}
+}
+
+func firstDiff(a, b []float64) int {
+	for i := range a {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestThreadsAllocs: a generation split over goroutines allocates nothing.
+func TestThreadsAllocs(t *testing.T) {
+	cfg := startConfig(512, mmaes.MMA, 1)
+	cfg.Threads, cfg.TolFun, cfg.TolX, cfg.MaxGenerations = 2, 0, 0, 0
+	o := mustNew(t, cfg)
+	defer o.Close()
+	fit := make([]float64, o.Lambda())
+	gen := func() {
+		for i, x := range o.Ask() {
+			fit[i] = ellipsoid(x)
+		}
+		if err := o.Tell(fit); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gen()
+	if a := testing.AllocsPerRun(20, gen); a != 0 {
+		t.Errorf("%v allocations per generation with Threads = 2", a)
+	}
+}
+
+// TestThreadsGoroutines checks the goroutines' life: New starts Threads −
+// 1, Close ends them (and the optimizer goes on), an optimizer dropped
+// without Close ends them when it is collected, and Reconfigure replaces
+// them.
+func TestThreadsGoroutines(t *testing.T) {
+	// The optimizers of earlier tests end their goroutines when they are
+	// collected: wait until the count stays put.
+	base, still := runtime.NumGoroutine(), 0
+	for deadline := time.Now().Add(10 * time.Second); still < 20 && time.Now().Before(deadline); {
+		runtime.GC()
+		time.Sleep(2 * time.Millisecond)
+		if g := runtime.NumGoroutine(); g != base {
+			base, still = g, 0
+		} else {
+			still++
+		}
+	}
+	settle := func(want int, what string) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for runtime.NumGoroutine() != want {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: %d goroutines, want %d", what, runtime.NumGoroutine(), want)
+			}
+			runtime.GC()
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	cfg := startConfig(256, mmaes.MMA, 2)
+	cfg.Threads = 4
+	o := mustNew(t, cfg)
+	settle(base+3, "after New with Threads = 4")
+	if err := o.Reconfigure(func(c *mmaes.Config) { c.Threads = 2 }); err != nil {
+		t.Fatal(err)
+	}
+	settle(base+1, "after Reconfigure to Threads = 2")
+	if err := o.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Close(); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+	settle(base, "after Close")
+	fit := make([]float64, o.Lambda())
+	for i, x := range o.Ask() {
+		fit[i] = ellipsoid(x)
+	}
+	if err := o.Tell(fit); err != nil {
+		t.Fatalf("Tell after Close: %v", err)
+	}
+	func() {
+		c := startConfig(256, mmaes.ECMA, 3)
+		c.Threads = 3
+		dropped := mustNew(t, c)
+		dropped.Ask()
+	}()
+	settle(base, "after an optimizer with Threads = 3 was dropped")
+	runtime.KeepAlive(o)
+}
+
+// TestThreadsInvalid: a Threads out of range is a Config error from New
+// and Reconfigure, which then changes nothing.
+func TestThreadsInvalid(t *testing.T) {
+	for _, th := range []int{-1, 1025} {
+		cfg := startConfig(4, mmaes.MMA, 1)
+		cfg.Threads = th
+		if _, err := mmaes.New(cfg); !errors.Is(err, mmaes.ErrInvalidConfig) || !strings.Contains(err.Error(), "Threads") {
+			t.Errorf("New with Threads = %d: %v, want a Config error naming Threads", th, err)
+		}
+		o := mustNew(t, startConfig(4, mmaes.MMA, 1))
+		if err := o.Reconfigure(func(c *mmaes.Config) { c.Threads = th }); !errors.Is(err, mmaes.ErrInvalidConfig) {
+			t.Errorf("Reconfigure to Threads = %d: %v, want a Config error", th, err)
+		}
+		if got := o.Config().Threads; got != 0 {
+			t.Errorf("after a refused Reconfigure, Threads = %d", got)
+		}
+	}
+}
