@@ -30,6 +30,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	mdPath := fs.String("md", "", "also write the tables as Markdown to this file")
 	plotPath := fs.String("plot", "", "write a log-log PNG of time per generation against n")
 	runs := fs.Int("runs", 1, "measure the whole table this many times; with more than one, also print the median and range of each ratio over the runs (the plot shows the medians)")
+	threads := fs.Int("threads", 0, "also time the generations with Config.Threads = this many goroutines (and as many cores), against one, at each of -dims (0: not)")
 	lmmaDims := fs.String("lmma-dims", "10000,100000", "dimensions of the limited-memory (LMMA) table (empty: none; 1000000 needs about 2 GB and a minute)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -49,6 +50,9 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 		if lmDims, err = parseInts("lmma-dims", *lmmaDims); err != nil {
 			return err
 		}
+	}
+	if *threads < 0 || *threads == 1 {
+		return fmt.Errorf("%w: -threads must be 0 or at least 2", errUsage)
 	}
 	if *reps < 1 || *latencyGens < 1 || *runs < 1 {
 		return fmt.Errorf("%w: -reps, -runs and -latency-gens must be positive", errUsage)
@@ -81,6 +85,9 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprint(w, summaryTable(runRows))
 	}
 
+	if *threads >= 2 {
+		benchThreads(w, dims, *reps, *threads)
+	}
 	if len(lmDims) > 0 {
 		peak, _ := measurePeak(*reps)
 		benchLMMA(w, lmDims, *reps, peak)
@@ -276,8 +283,12 @@ type neutral struct {
 // renewEvery is how many generations a neutral optimizer runs before renew.
 const renewEvery = 1000
 
-func newNeutral(n int) *neutral {
+func newNeutral(n int) *neutral { return newNeutralThreads(n, 0) }
+
+// newNeutralThreads is newNeutral with Config.Threads = threads.
+func newNeutralThreads(n, threads int) *neutral {
 	cfg := mmaes.DefaultConfig(n)
+	cfg.Threads = threads
 	cfg.Sigma = 1
 	cfg.MaxGenerations, cfg.TolFun, cfg.TolX, cfg.MaxCondition, cfg.Endless = 0, 0, 0, 0, true
 	r := &neutral{cfg: cfg, rand: rand.New(rand.NewPCG(1, 2))}
@@ -318,14 +329,19 @@ func (r *neutral) generation() {
 
 // timeMMAES returns the median time of a generation at dimension n: each
 // repetition times about 20 ms of generations, in runs of at most renewEvery.
-func timeMMAES(n, reps int) float64 {
-	r := newNeutral(n)
+func timeMMAES(n, reps int) float64 { return timeMMAESThreads(n, reps, 0) }
+
+// timeMMAESThreads is timeMMAES with Config.Threads = threads.
+func timeMMAESThreads(n, reps, threads int) float64 {
+	r := newNeutralThreads(n, threads)
+	defer r.opt.Close()
 	r.renew()
 	k := batch(timed(r.generation))
 	return medianOf(reps, func() float64 {
 		total, gens := 0.0, 0
 		for gens < k {
 			if r.due() {
+				r.opt.Close()
 				r.renew()
 			}
 			m := min(k-gens, renewEvery-r.gens)
@@ -338,6 +354,21 @@ func timeMMAES(n, reps int) float64 {
 		}
 		return total / float64(gens)
 	})
+}
+
+// benchThreads prints, for each n, the time of a generation on one
+// goroutine and with Config.Threads = threads on as many cores
+// (GOMAXPROCS), each the median of reps, measured one after the other.
+func benchThreads(w io.Writer, dims []int, reps, threads int) {
+	fmt.Fprintf(w, "\nThreads (Config.Threads = %d on %d cores against 1 on one; %d CPUs here), MMA:\n\n", threads, threads, runtime.NumCPU())
+	fmt.Fprintf(w, "| n | λ | 1 thread µs | %d threads µs | speed-up |\n|---|---|---|---|---|\n", threads)
+	for _, n := range dims {
+		one := timeMMAES(n, reps)
+		prev := runtime.GOMAXPROCS(threads)
+		many := timeMMAESThreads(n, reps, threads)
+		runtime.GOMAXPROCS(prev)
+		fmt.Fprintf(w, "| %d | %d | %.2f | %.2f | %.2f× |\n", n, defaultLambda(n), one*1e6, many*1e6, one/many)
+	}
 }
 
 // latency times gens single generations and returns their median, 99th

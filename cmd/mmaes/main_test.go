@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -45,6 +46,7 @@ func TestBadCommandLines(t *testing.T) {
 		{"bench", "-reps", "0"},
 		{"bench", "-dims", "16,x"},
 		{"bench", "-latency-dims", "y"},
+		{"bench", "-threads", "1"},
 	} {
 		code, _, stderr := exec(args...)
 		if code != 2 {
@@ -53,6 +55,37 @@ func TestBadCommandLines(t *testing.T) {
 		if !strings.Contains(stderr, "mmaes") || strings.Contains(stderr, "goroutine") {
 			t.Errorf("%q: stderr is not a usage message:\n%s", args, stderr)
 		}
+	}
+}
+
+// TestBenchThreads checks the Threads table: a row per dimension with both
+// times positive and their ratio.
+func TestBenchThreads(t *testing.T) {
+	code, stdout, stderr := exec("bench", "-dims", "16,520", "-reps", "1", "-gonum-max", "0",
+		"-latency-dims", "", "-lmma-dims", "", "-threads", "2")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	_, table, ok := strings.Cut(stdout, "Threads (Config.Threads = 2")
+	if !ok {
+		t.Fatalf("no Threads table:\n%s", stdout)
+	}
+	rows := 0
+	for _, line := range strings.Split(table, "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) != 7 || (strings.TrimSpace(cells[1]) != "16" && strings.TrimSpace(cells[1]) != "520") {
+			continue
+		}
+		rows++
+		one, err1 := strconv.ParseFloat(strings.TrimSpace(cells[3]), 64)
+		many, err2 := strconv.ParseFloat(strings.TrimSpace(cells[4]), 64)
+		ratio, err3 := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(cells[5]), "×"), 64)
+		if err1 != nil || err2 != nil || err3 != nil || one <= 0 || many <= 0 || math.Abs(ratio-one/many) > 0.01*ratio+0.005 {
+			t.Errorf("bad row %q", line)
+		}
+	}
+	if rows != 2 {
+		t.Errorf("%d rows for n = 16 and 520 in\n%s", rows, table)
 	}
 }
 
