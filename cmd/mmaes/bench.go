@@ -456,11 +456,18 @@ const gonumBase = 2
 // steadyCost returns the cost per generation, in seconds and allocations,
 // of the extra generations of a run of gonumBase+extra generations over one
 // of gonumBase: run(g)'s setup and the update its last generation leaves
-// out cancel in the difference. A negative difference (noise) counts as 0.
+// out cancel in the difference. A difference that is not positive (noise on
+// a busy machine) is measured again with twice the extra generations, up to
+// four times, and then counts as 0.
 func steadyCost(run func(gens int) (seconds, mallocs float64), extra int) (seconds, mallocs float64) {
-	t0, a0 := run(gonumBase)
-	t1, a1 := run(gonumBase + extra)
-	return max(0, t1-t0) / float64(extra), max(0, a1-a0) / float64(extra)
+	for try := 0; ; try++ {
+		t0, a0 := run(gonumBase)
+		t1, a1 := run(gonumBase + extra)
+		if t1 > t0 || try == 4 {
+			return max(0, t1-t0) / float64(extra), max(0, a1-a0) / float64(extra)
+		}
+		extra *= 2
+	}
 }
 
 // cpuName returns the model name from /proc/cpuinfo, or GOARCH.
