@@ -11,11 +11,11 @@ import (
 	"github.com/mmaes-go/mmaes"
 )
 
-// TestTrajectoriesThreads runs the pinned configurations with Threads = 2
+// TestTrajectoriesThreads runs the pinned configurations of n = 1031 (the
+// ones at or above threadMinN, where the ranges are used) with Threads = 2
 // and 3: every hash must be the one recorded for one goroutine (the ranges
-// of rows are computed as the whole call computes them). The one of n ≥
-// 512, where the ranges are used, is long (-short skips it);
-// TestThreadsSameRun covers the split under -short.
+// of rows are computed as the whole call computes them). They are long
+// (-short skips them); TestThreadsSameRun covers the split under -short.
 func TestTrajectoriesThreads(t *testing.T) {
 	want, ok := pinned[pinPath()]
 	if !ok {
@@ -23,7 +23,7 @@ func TestTrajectoriesThreads(t *testing.T) {
 	}
 	for _, threads := range []int{2, 3} {
 		for _, c := range pinCases() {
-			if c.long && testing.Short() || !strings.Contains(c.name, "n=300") && !strings.Contains(c.name, "n=1031") && threads == 3 {
+			if c.long && testing.Short() || !strings.Contains(c.name, "n=1031") {
 				continue
 			}
 			cfg := c.cfg

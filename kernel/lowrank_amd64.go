@@ -84,6 +84,7 @@ func dotRows4x3AVX512(dst, a, b *float64, cols, stride, ldd int)
 
 //go:noescape
 func dotRows4x1AVX512(dst, a, b *float64, cols, stride int)
+
 func lrDot(x, y []float64) float64 { return dotAVX2(x, y) }
 
 func lrComb4(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool) {
@@ -91,7 +92,8 @@ func lrComb4(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, fir
 }
 
 // combTileRows is the height of CombineRows' main tile: 6 rows × 8
-// columns, 12 of the 16 ymm registers accumulating.
+// columns in 12 of the 16 ymm registers on AVX2, × 32 columns in 24 of the
+// 32 zmm registers on AVX-512.
 const combTileRows = 6
 
 func lrCombTile(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool) {
@@ -103,12 +105,7 @@ func lrCombTile(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, 
 		if c32 == cols {
 			return
 		}
-		// The last columns, each pointer moved by c32 elements (within
-		// its row: c32 < cols; p nil stays nil).
-		x, m, s, z = addElems(x, c32), addElems(m, c32), addElems(s, c32), addElems(z, c32)
-		if p != nil {
-			p = addElems(p, c32)
-		}
+		x, m, s, z, p = combColsFrom(c32, x, m, s, z, p)
 		cols -= c32
 	}
 	combineRows6AVX2(x, m, s, z, p, c, sigma, cols, stride, kp, first, last)
@@ -126,13 +123,19 @@ func lrComb1(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, fir
 		if c32 == cols {
 			return
 		}
-		x, m, s, z = addElems(x, c32), addElems(m, c32), addElems(s, c32), addElems(z, c32)
-		if p != nil {
-			p = addElems(p, c32)
-		}
+		x, m, s, z, p = combColsFrom(c32, x, m, s, z, p)
 		cols -= c32
 	}
 	combineRows1AVX2(x, m, s, z, p, c, sigma, cols, stride, kp, first, last)
+}
+
+// combColsFrom moves CombineRows' row pointers to column c (within their
+// rows: c is below the call's columns; p nil stays nil).
+func combColsFrom(c int, x, m, s, z, p *float64) (xc, mc, sc, zc, pc *float64) {
+	if p != nil {
+		pc = addElems(p, c)
+	}
+	return addElems(x, c), addElems(m, c), addElems(s, c), addElems(z, c), pc
 }
 
 //go:noescape

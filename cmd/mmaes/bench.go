@@ -305,6 +305,9 @@ func (r *neutral) renew() {
 	if err != nil {
 		panic(err) // a valid config by construction
 	}
+	if r.opt != nil {
+		r.opt.Close() // its Threads' goroutines
+	}
 	r.opt, r.gens = opt, 0
 	if r.fit != nil {
 		for range 3 {
@@ -341,7 +344,6 @@ func timeMMAESThreads(n, reps, threads int) float64 {
 		total, gens := 0.0, 0
 		for gens < k {
 			if r.due() {
-				r.opt.Close()
 				r.renew()
 			}
 			m := min(k-gens, renewEvery-r.gens)
