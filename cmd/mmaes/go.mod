@@ -1,9 +1,12 @@
 module github.com/mmaes-go/mmaes/cmd/mmaes
 
-go 1.25.0
+go 1.26.0
 
 require (
 	github.com/mmaes-go/mmaes v0.0.0-00010101000000-000000000000
+	github.com/mmaes-go/mmaes/jetstream v0.0.0-00010101000000-000000000000
+	github.com/nats-io/nats-server/v2 v2.15.3
+	github.com/nats-io/nats.go v1.55.0
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.16.0
 )
@@ -22,4 +25,3 @@ require (
 	golang.org/x/text v0.23.0 // indirect
 	golang.org/x/tools v0.30.0 // indirect
 )
-

@@ -11,6 +11,8 @@
 //	mmaes compare large (= mmaes largescale)
 //	mmaes bench   [-dims 16,64,256,1024,4096] (OpenBLAS column: go run -tags openblas .)
 //	mmaes largescale [-dims 1000] [-runs 5] [-opts lmmaes,sepcma,lmma] [-budget-per-n 1000]
+//	mmaes coordinate [-nats URL] [-run ID] [-f ell] [-n 16] [-deadline 0] [-fresh]
+//	mmaes work       [-nats URL] [-run ID] [-f ell] [-delay 0] [-workers 1] [-idle 0]
 //
 // It lives in its own module so that the library stays free of dependencies.
 package main
@@ -38,6 +40,8 @@ var commands = []command{
 	{"bench", "time a generation against the roofline, OpenBLAS and gonum", benchCmd},
 	{"bbob", "run configurations on COCO's bbob suite: COCO data, summary, ECDF plots", bbobCmd},
 	{"largescale", "LM-MA-ES, sep-CMA-ES and the library on a large-scale suite (n = 10³…10⁵)", largescaleCmd},
+	{"coordinate", "coordinate a distributed run over NATS JetStream (resumes from its checkpoint)", coordinateCmd},
+	{"work", "evaluate a distributed run's tasks from NATS JetStream", workCmd},
 }
 
 // errUsage marks an error caused by the command line: main prints the usage

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// natsServer starts an embedded nats-server with JetStream on loopback
+// (random port, temporary store, a user and password) and returns its URL
+// with the credentials.
+func natsServer(t *testing.T) string {
+	t.Helper()
+	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(),
+		Username: "u", Password: "pw", NoLog: true, NoSigs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Start()
+	if !s.ReadyForConnections(10 * time.Second) {
+		t.Fatal("nats-server not ready")
+	}
+	t.Cleanup(func() { s.Shutdown(); s.WaitForShutdown() })
+	return "nats://u:pw@127.0.0.1:" + strconv.Itoa(s.Addr().(*net.TCPAddr).Port)
+}
+
+// `mmaes work` and `mmaes coordinate` against a real server: the run ends
+// at the target, the workers evaluated exactly the coordinator's
+// evaluations, and the result is `mmaes run`'s for the same seed.
+func TestCoordinateWork(t *testing.T) {
+	url := natsServer(t)
+	type out struct {
+		code           int
+		stdout, stderr string
+	}
+	worked := make(chan out, 1)
+	go func() {
+		code, stdout, stderr := exec("work", "-nats", url, "-run", "cli", "-f", "sp", "-workers", "3", "-idle", "1s", "-q")
+		worked <- out{code, stdout, stderr}
+	}()
+	code, stdout, stderr := exec("coordinate", "-nats", url, "-run", "cli", "-f", "sp", "-n", "6", "-seed", "3", "-q")
+	if code != 0 || stderr != "" {
+		t.Fatalf("coordinate: exit %d, %s%s", code, stdout, stderr)
+	}
+	w := <-worked
+	if w.code != 0 {
+		t.Fatalf("work: exit %d, %s%s", w.code, w.stdout, w.stderr)
+	}
+	m := regexp.MustCompile(`target reached after (\d+) evaluations, (\d+) generations: f = (\S+)`).FindStringSubmatch(stdout)
+	if m == nil {
+		t.Fatalf("coordinate did not reach the target:\n%s", stdout)
+	}
+	if !strings.Contains(w.stdout, m[1]+" evaluations (0 of redelivered tasks), 0 malformed") {
+		t.Errorf("workers: %q, want %s evaluations", w.stdout, m[1])
+	}
+	if !strings.Contains(stdout, "dropped: 0 duplicate, 0 stale, 0 late, 0 foreign, 0 malformed") {
+		t.Errorf("coordinate dropped results:\n%s", stdout)
+	}
+	_, serial, _ := exec("run", "-f", "sp", "-n", "6", "-seed", "3", "-q")
+	if want := fmt.Sprintf("evaluations: %s in %s generations", m[1], m[2]); !strings.Contains(serial, want) || !strings.Contains(serial, "best f:      "+m[3]+"\n") {
+		t.Errorf("mmaes run differs: want %q and f = %s in\n%s", want, m[3], serial)
+	}
+	// Started again, the coordinator resumes the finished run.
+	code, stdout, _ = exec("coordinate", "-nats", url, "-run", "cli", "-f", "sp", "-n", "6", "-seed", "3", "-q")
+	if code != 0 || !strings.Contains(stdout, "resumed at generation "+m[2]) {
+		t.Errorf("second coordinate: exit %d\n%s", code, stdout)
+	}
+	// -fresh deletes the checkpoint: the same run again, from the start.
+	go func() {
+		code, stdout, stderr := exec("work", "-nats", url, "-run", "cli", "-f", "sp", "-idle", "1s", "-prefetch", "-q")
+		worked <- out{code, stdout, stderr}
+	}()
+	code, stdout, _ = exec("coordinate", "-nats", url, "-run", "cli", "-f", "sp", "-n", "6", "-seed", "3", "-q", "-fresh")
+	if code != 0 || strings.Contains(stdout, "resumed") || !strings.Contains(stdout, m[0]) {
+		t.Errorf("coordinate -fresh: exit %d\n%s", code, stdout)
+	}
+	<-worked
+}
+
+func TestCoordinateWorkBadCommandLines(t *testing.T) {
+	for _, args := range [][]string{
+		{"coordinate", "-n", "0"},
+		{"coordinate", "-f", "nope"},
+		{"coordinate", "-deadline", "-1s"},
+		{"coordinate", "-ack-wait", "0s"},
+		{"work", "-workers", "0"},
+		{"work", "-f", "nope"},
+		{"work", "stray"},
+	} {
+		if code, _, stderr := exec(args...); code != 2 || !strings.Contains(stderr, "mmaes "+args[0]) {
+			t.Errorf("%q: exit %d, %q", args, code, stderr)
+		}
+	}
+	// No server: an error, exit 1.
+	if code, _, stderr := exec("coordinate", "-nats", "nats://127.0.0.1:1", "-q"); code != 1 || !strings.Contains(stderr, "connecting") {
+		t.Errorf("no server: exit %d, %q", code, stderr)
+	}
+	if code, _, stderr := exec("work", "-nats", "nats://127.0.0.1:1", "-q"); code != 1 || !strings.Contains(stderr, "connecting") {
+		t.Errorf("work, no server: exit %d, %q", code, stderr)
+	}
+}

@@ -1,0 +1,535 @@
+package jetstream
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/mmaes-go/mmaes"
+	"github.com/nats-io/nats.go"
+	natsjs "github.com/nats-io/nats.go/jetstream"
+)
+
+// CoordinatorConfig configures a Coordinator.
+type CoordinatorConfig struct {
+	// RunID names the run: its subjects, consumers and checkpoint key. 1 to
+	// 64 characters from A–Z, a–z, 0–9, '-' and '_'. Workers of the run
+	// use the same RunID.
+	RunID string
+	// Prefix names the streams ("<Prefix>_tasks", "<Prefix>_results"), the
+	// subjects ("<Prefix>.task.<RunID>.<generation>",
+	// "<Prefix>.result.<RunID>") and the key-value bucket
+	// ("<Prefix>_checkpoints"); empty: DefaultPrefix.
+	Prefix string
+	// Optimizer configures a new run. When the bucket holds a checkpoint
+	// for RunID the coordinator resumes it instead and Optimizer is not
+	// used (the checkpoint holds the whole state, configuration included).
+	Optimizer mmaes.Config
+	// Deadline, when positive, ends a generation that long after its tasks
+	// were published with the results that have arrived (at least one;
+	// mmaes.Optimizer.TellSome): the others' tasks are purged and their
+	// results, should they come, are dropped as late. Zero: a generation
+	// waits for all its results, and the run is the serial run's bit for
+	// bit.
+	Deadline time.Duration
+	// AckWait is how long a worker may hold a task without acknowledging
+	// it (workers extend it while they evaluate) before the server
+	// delivers the task again, to another worker: the time it takes to
+	// notice a worker that died, and to recover a task or result that was
+	// on its way when the server restarted. The coordinator's own
+	// consumer of results uses it too. Zero: 30 s.
+	AckWait time.Duration
+	// Progress, when not nil, is called after every generation, once the
+	// next one is published and while its checkpoint is being stored (on
+	// the goroutine of Run).
+	Progress func(Progress)
+}
+
+// Progress is what a coordinator reports after each generation.
+type Progress struct {
+	Generation int     // generations told
+	Evals      int     // evaluations told
+	BestF      float64 // best fitness so far
+	Sigma      float64
+	Received   int // results applied in this generation
+	Stats      Stats
+}
+
+// Stats counts what a coordinator received and did. Results that are not
+// applied are counted by the reason they were dropped.
+type Stats struct {
+	Published   int // tasks published
+	Applied     int // results applied to a generation
+	Duplicate   int // a second result for a candidate that has one
+	Stale       int // a result for an earlier generation of this run
+	Late        int // a result for the current generation after its deadline
+	Foreign     int // run id, index or check not of a candidate waited for
+	Malformed   int // not a result message of this version
+	Redelivered int // applied results whose task had been delivered more than once
+	Resumed     bool
+	// Overhead is the time the coordinator spent between a generation's
+	// last result and the next generation's last task published (Tell,
+	// Ask, publishing): the time the workers wait for it. Checkpoint is
+	// the time spent storing checkpoints, while the workers evaluate the
+	// generation just published.
+	Overhead, Checkpoint time.Duration
+}
+
+// A Coordinator owns one run's optimizer and farms its evaluations out to
+// Workers through JetStream: each generation's candidates go out as tasks
+// on a work-queue stream, each worker pulls tasks one at a time and
+// publishes results, and after every generation the optimizer's checkpoint
+// (mmaes.Optimizer.MarshalBinary) is stored in a key-value bucket, from
+// which a coordinator started again with the same RunID resumes.
+//
+// Guarantees: a task is delivered at least once (a task whose worker dies
+// unacknowledged is delivered again after AckWait); a candidate's value is
+// applied at most once, and only when its run id, generation, index and
+// check (a hash of the candidate's bits) match a candidate the coordinator
+// is waiting for. The checkpoint is a snapshot and a log of the values
+// told since (docs/distributed.md in the repository). A coordinator that
+// dies repeats at most the evaluations of the generation in progress and
+// of the one before: the next one restores the checkpoint, asks that
+// generation again (the same candidates, bit for bit), publishes it again
+// and accepts the results of the earlier tasks too. Without a Deadline
+// the run is the serial run's, bit for bit, whatever the workers, crashes
+// and restarts.
+type Coordinator struct {
+	cfg   CoordinatorConfig
+	names names
+	js    natsjs.JetStream
+	ckpt  checkpointStore
+
+	opt *mmaes.Optimizer
+	// incarnation tells this coordinator's task message ids from those of
+	// an earlier coordinator of the run, so that a generation published
+	// again after a crash is not taken for a duplicate publish.
+	incarnation string
+
+	mu    sync.Mutex
+	stats Stats
+
+	checkpoint []byte     // the last snapshot taken
+	entry      []byte     // the last log entry
+	storing    chan error // the store in flight, nil when none
+	purged     bool       // the tasks of an earlier coordinator
+}
+
+// NewCoordinator creates the streams, the bucket and the consumers of the
+// run when they do not exist, and loads the run's checkpoint when there is
+// one (Stats().Resumed). nc should reconnect forever
+// (nats.MaxReconnects(-1)) for the run to survive a server restart.
+func NewCoordinator(ctx context.Context, nc *nats.Conn, cfg CoordinatorConfig) (*Coordinator, error) {
+	n, err := newNames(cfg.Prefix, cfg.RunID)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Deadline < 0 || cfg.AckWait < 0 {
+		return nil, errors.New("jetstream: Deadline and AckWait must not be negative")
+	}
+	if cfg.AckWait == 0 {
+		cfg.AckWait = 30 * time.Second
+	}
+	js, err := natsjs.New(nc, natsjs.WithPublishAsyncTimeout(5*time.Second))
+	if err != nil {
+		return nil, fmt.Errorf("jetstream: %w", err)
+	}
+	kv, err := ensureStreams(ctx, js, n)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := js.CreateOrUpdateConsumer(ctx, n.taskStream(), natsjs.ConsumerConfig{
+		Durable:       n.workConsumer(),
+		FilterSubject: n.taskFilter(),
+		AckPolicy:     natsjs.AckExplicitPolicy,
+		AckWait:       cfg.AckWait,
+		MaxAckPending: -1,
+	}); err != nil {
+		return nil, fmt.Errorf("jetstream: consumer %s: %w", n.workConsumer(), err)
+	}
+	if _, err := js.CreateOrUpdateConsumer(ctx, n.resultStream(), natsjs.ConsumerConfig{
+		Durable:       n.coordConsumer(),
+		FilterSubject: n.resultSubject(),
+		AckPolicy:     natsjs.AckExplicitPolicy,
+		AckWait:       cfg.AckWait,
+		MaxAckPending: -1,
+	}); err != nil {
+		return nil, fmt.Errorf("jetstream: consumer %s: %w", n.coordConsumer(), err)
+	}
+	var inc [8]byte
+	rand.Read(inc[:])
+	c := &Coordinator{cfg: cfg, names: n, js: js, incarnation: hex.EncodeToString(inc[:])}
+
+	c.ckpt = checkpointStore{kv: kv, key: n.runID, chunk: max(int(nc.MaxPayload())-chunkHeadroom, 1024)}
+	snapshot, log, found, err := c.ckpt.load(ctx)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("jetstream: checkpoint of run %s: %w", n.runID, err)
+	case found:
+		c.opt = new(mmaes.Optimizer)
+		if err := c.opt.UnmarshalBinary(snapshot); err != nil {
+			return nil, fmt.Errorf("jetstream: checkpoint of run %s: %w", n.runID, err)
+		}
+		err := replay(log, c.ckpt.entries, func(idx []int, fit []float64) error {
+			c.opt.Ask()
+			if idx == nil {
+				return c.opt.Tell(fit)
+			}
+			return c.opt.TellSome(idx, fit)
+		})
+		if err != nil {
+			return nil, fmt.Errorf("jetstream: checkpoint of run %s: %w", n.runID, err)
+		}
+		c.stats.Resumed = true
+	default:
+		if c.opt, err = mmaes.New(cfg.Optimizer); err != nil {
+			return nil, err
+		}
+		if c.checkpoint, err = c.opt.AppendBinary(c.checkpoint[:0]); err != nil {
+			return nil, err
+		}
+		if err := c.storeWith(ctx, func(ctx context.Context) error { return c.ckpt.storeSnapshot(ctx, c.checkpoint) }); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// Optimizer returns the run's optimizer. It must not be used while Run
+// runs.
+func (c *Coordinator) Optimizer() *mmaes.Optimizer { return c.opt }
+
+// Stats returns the counts so far; it may be called while Run runs.
+func (c *Coordinator) Stats() Stats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stats
+}
+
+// Run runs generations until the optimizer stops or ctx ends, and returns
+// the optimizer's Result. It returns an error when ctx ends, when the
+// checkpoint cannot be stored, or when another coordinator stored a
+// checkpoint of the run since this one loaded it (two coordinators of one
+// run: this one stops).
+func (c *Coordinator) Run(ctx context.Context) (mmaes.Result, error) {
+	defer c.waitStore()
+	var cons natsjs.Consumer
+	err := retry(ctx, func(ctx context.Context) error {
+		var err error
+		cons, err = c.js.Consumer(ctx, c.names.resultStream(), c.names.coordConsumer())
+		return err
+	})
+	if err != nil {
+		return c.opt.Result(), fmt.Errorf("jetstream: %w", err)
+	}
+	msgs := make(chan natsjs.Msg, 1024)
+	done := make(chan struct{})
+	cc, err := cons.Consume(func(m natsjs.Msg) {
+		select {
+		case msgs <- m:
+		case <-done: // left unacknowledged: delivered again to the next coordinator
+		}
+	}, natsjs.PullMaxMessages(512))
+	if err != nil {
+		return c.opt.Result(), fmt.Errorf("jetstream: %w", err)
+	}
+	defer cc.Stop()
+	defer close(done)
+
+	// Each generation: collect, tell, ask and publish the next one, and
+	// only then store the checkpoint (taken after Ask: it holds the
+	// published candidates), while the workers evaluate.
+	lastResult := time.Now()
+	gen, checks, err := c.next(ctx)
+	if err != nil {
+		return c.opt.Result(), err
+	}
+	for checks != nil {
+		idx, fit, err := c.collect(ctx, msgs, gen, checks)
+		if err != nil {
+			return c.opt.Result(), err
+		}
+		lastResult = time.Now()
+		all := len(idx) == len(checks)
+		if all {
+			err = c.opt.Tell(fit)
+		} else {
+			err = c.opt.TellSome(idx, fit)
+			if err == nil {
+				err = c.purge(ctx, gen)
+			}
+		}
+		if err != nil {
+			return c.opt.Result(), err
+		}
+		if gen, checks, err = c.next(ctx); err != nil {
+			return c.opt.Result(), err
+		}
+		c.mu.Lock()
+		c.stats.Overhead += time.Since(lastResult)
+		c.mu.Unlock()
+		// The checkpoint is stored while the workers evaluate and the
+		// coordinator collects; the next generation's store waits for it.
+		if err := c.storeAsync(ctx, all, idx, fit); err != nil {
+			return c.opt.Result(), err
+		}
+		if c.cfg.Progress != nil {
+			c.cfg.Progress(Progress{
+				Generation: c.opt.Generation(), Evals: c.opt.Evals(), BestF: c.opt.BestF(),
+				Sigma: c.opt.Sigma(), Received: len(idx), Stats: c.Stats(),
+			})
+		}
+	}
+	return c.opt.Result(), c.waitStore()
+}
+
+// next asks the optimizer for the next generation and publishes it; checks
+// is nil when the run has stopped. The first generation of a resumed run
+// purges the tasks an earlier coordinator may have published of it and of
+// the generation after it (the same candidates, or ones the checkpoint
+// never saw), so that they are not evaluated for nothing.
+func (c *Coordinator) next(ctx context.Context) (gen uint64, checks []uint64, err error) {
+	if c.opt.Reason() != mmaes.NotStopped {
+		return 0, nil, nil
+	}
+	xs := c.opt.Ask()
+	gen = uint64(c.opt.Generation())
+	checks = make([]uint64, len(xs))
+	for i, x := range xs {
+		checks[i] = candidateCheck(c.names.runID, gen, uint32(i), x)
+	}
+	if c.stats.Resumed && !c.purged {
+		c.purged = true
+		for _, g := range []uint64{gen, gen + 1} {
+			if err := c.purge(ctx, g); err != nil {
+				return 0, nil, err
+			}
+		}
+	}
+	return gen, checks, c.publish(ctx, gen, xs, checks)
+}
+
+// publish publishes the tasks of generation gen, asynchronously, and
+// waits until the stream acknowledged each; a task whose publish failed
+// (the server restarting, say) is published again with its message id, so
+// that the server stores it once.
+func (c *Coordinator) publish(ctx context.Context, gen uint64, xs [][]float64, checks []uint64) error {
+	subject := c.names.taskSubject(gen)
+	prefix := c.names.runID + "." + strconv.FormatUint(gen, 10) + "." + c.incarnation + "."
+	pending := make([]int, len(xs))
+	for i := range pending {
+		pending[i] = i
+	}
+	futures := make([]natsjs.PubAckFuture, len(xs))
+	wait := 20 * time.Millisecond
+	for len(pending) > 0 {
+		var failed []int
+		for j, i := range pending {
+			data := appendTask(nil, &task{runID: c.names.runID, generation: gen, index: uint32(i), check: checks[i], x: xs[i]})
+			f, err := c.js.PublishAsync(subject, data, natsjs.WithMsgID(prefix+strconv.Itoa(i)))
+			if err != nil {
+				failed = append(failed, i)
+				f = nil
+			}
+			futures[j] = f
+		}
+		for j, f := range futures[:len(pending)] {
+			if f == nil {
+				continue
+			}
+			select {
+			case <-f.Ok():
+			case <-f.Err():
+				failed = append(failed, pending[j])
+			case <-ctx.Done():
+				return fmt.Errorf("jetstream: publishing generation %d: %w", gen, ctx.Err())
+			}
+		}
+		pending = failed
+		if len(pending) > 0 {
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("jetstream: publishing generation %d: %w", gen, ctx.Err())
+			case <-time.After(wait):
+			}
+			wait = min(2*wait, 250*time.Millisecond)
+		}
+	}
+	c.mu.Lock()
+	c.stats.Published += len(xs)
+	c.mu.Unlock()
+	return nil
+}
+
+// collect receives results until every candidate of generation gen has one
+// or, with a deadline, until the deadline passed and at least one has. It
+// returns the indices with a value and the values: in arrival order, or,
+// when every candidate has one, in candidate order.
+func (c *Coordinator) collect(ctx context.Context, msgs <-chan natsjs.Msg, gen uint64, checks []uint64) ([]int, []float64, error) {
+	lambda := len(checks)
+	have := make([]bool, lambda)
+	idx := make([]int, 0, lambda)
+	vals := make([]float64, lambda)
+	var deadline <-chan time.Time
+	if c.cfg.Deadline > 0 {
+		t := time.NewTimer(c.cfg.Deadline)
+		defer t.Stop()
+		deadline = t.C
+	}
+	expired := false
+	var r result
+	for len(idx) < lambda && !(expired && len(idx) > 0) {
+		select {
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		case <-deadline:
+			expired = true
+			deadline = nil
+		case m := <-msgs:
+			c.receive(m, &r, gen, checks, have, &idx, vals)
+		}
+	}
+	if len(idx) == lambda {
+		return idx, vals, nil // Tell: all, in candidate order
+	}
+	fit := make([]float64, len(idx))
+	for j, i := range idx {
+		fit[j] = vals[i]
+	}
+	// Results of this generation that arrive later are late.
+	c.drainLate(msgs, gen, checks)
+	return idx, fit, nil
+}
+
+// receive decodes and checks one result message, records an applicable
+// value, and acknowledges the message whatever it held: the coordinator
+// never wants it again. A value is applied once the checkpoint holding it
+// is stored; a coordinator that dies before that publishes the generation
+// again.
+func (c *Coordinator) receive(m natsjs.Msg, r *result, gen uint64, checks []uint64, have []bool, idx *[]int, vals []float64) {
+	defer m.Ack()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch err := decodeResult(m.Data(), r); {
+	case err != nil:
+		c.stats.Malformed++
+	case r.runID != c.names.runID:
+		c.stats.Foreign++
+	case r.generation < gen:
+		c.stats.Stale++
+	case r.generation > gen || int(r.index) >= len(checks) || r.check != checks[r.index]:
+		c.stats.Foreign++
+	case have[r.index]:
+		c.stats.Duplicate++
+	default:
+		have[r.index] = true
+		*idx = append(*idx, int(r.index))
+		vals[r.index] = r.f
+		c.stats.Applied++
+		if r.delivered > 1 {
+			c.stats.Redelivered++
+		}
+	}
+}
+
+// drainLate counts (and acknowledges) the results waiting in msgs after a
+// generation ended at its deadline.
+func (c *Coordinator) drainLate(msgs <-chan natsjs.Msg, gen uint64, checks []uint64) {
+	var r result
+	for {
+		select {
+		case m := <-msgs:
+			if decodeResult(m.Data(), &r) == nil && r.runID == c.names.runID && r.generation == gen &&
+				int(r.index) < len(checks) && r.check == checks[r.index] {
+				c.mu.Lock()
+				c.stats.Late++
+				c.mu.Unlock()
+				m.Ack()
+				continue
+			}
+			// Anything else is judged as if it arrived in the next
+			// generation: stale or foreign.
+			c.receive(m, &r, gen+1, nil, nil, nil, nil)
+		default:
+			return
+		}
+	}
+}
+
+// purge removes the tasks of generation gen still in the stream.
+func (c *Coordinator) purge(ctx context.Context, gen uint64) error {
+	err := retry(ctx, func(ctx context.Context) error {
+		s, err := c.js.Stream(ctx, c.names.taskStream())
+		if err != nil {
+			return err
+		}
+		return s.Purge(ctx, natsjs.WithPurgeSubject(c.names.taskSubject(gen)))
+	})
+	if err != nil {
+		return fmt.Errorf("jetstream: purging the tasks of generation %d: %w", gen, err)
+	}
+	return nil
+}
+
+// storeAsync stores, on another goroutine once the store in flight is
+// done, the checkpoint after a generation told with the values fit of the
+// candidates idx (all: every candidate, in order): a new snapshot, or one
+// more entry in the log of the last one. It returns the error of the
+// store in flight.
+func (c *Coordinator) storeAsync(ctx context.Context, all bool, idx []int, fit []float64) error {
+	if err := c.waitStore(); err != nil {
+		return err
+	}
+	c.entry = appendEntry(c.entry[:0], all, idx, fit)
+	var op func(ctx context.Context) error
+	if c.ckpt.logFull(c.entry, int(c.ckpt.length)) {
+		var err error
+		if c.checkpoint, err = c.opt.AppendBinary(c.checkpoint[:0]); err != nil {
+			return err
+		}
+		op = func(ctx context.Context) error { return c.ckpt.storeSnapshot(ctx, c.checkpoint) }
+	} else {
+		op = func(ctx context.Context) error { return c.ckpt.appendLog(ctx, c.entry) }
+	}
+	done := make(chan error, 1)
+	c.storing = done
+	go func() { done <- c.storeWith(ctx, op) }()
+	return nil
+}
+
+// waitStore waits for the store in flight, if any, and returns its error.
+func (c *Coordinator) waitStore() error {
+	if c.storing == nil {
+		return nil
+	}
+	err := <-c.storing
+	c.storing = nil
+	return err
+}
+
+// storeWith runs a store of the checkpoint until it succeeds, or fails
+// because another coordinator stored one.
+func (c *Coordinator) storeWith(ctx context.Context, op func(ctx context.Context) error) error {
+	start := time.Now()
+	defer func() {
+		c.mu.Lock()
+		c.stats.Checkpoint += time.Since(start)
+		c.mu.Unlock()
+	}()
+	err := retry(ctx, func(ctx context.Context) error {
+		err := op(ctx)
+		if errors.Is(err, natsjs.ErrKeyExists) || errors.Is(err, natsjs.ErrKeyRevisionMismatch) {
+			return fmt.Errorf("%w: another coordinator stored a checkpoint of run %s (%v)", errPermanent, c.names.runID, err)
+		}
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("jetstream: storing the checkpoint: %w", err)
+	}
+	return nil
+}

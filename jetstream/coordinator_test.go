@@ -1,0 +1,253 @@
+package jetstream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mmaes-go/mmaes"
+	"github.com/nats-io/nats.go"
+	natsjs "github.com/nats-io/nats.go/jetstream"
+)
+
+// runCoordinator runs a coordinator of cfg to its end, within a minute.
+func runCoordinator(t testing.TB, url string, cfg CoordinatorConfig) (mmaes.Result, Stats) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := NewCoordinator(ctx, connect(t, url), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, c.Stats()
+}
+
+// With 1, 4 and 8 workers and no deadline the run is the serial run.
+func TestWorkersSerialRun(t *testing.T) {
+	ts := startServer(t)
+	cfg := testConfig(40)
+	want := serial(t, cfg)
+	for _, tc := range []struct {
+		k        int
+		prefetch bool
+	}{{1, false}, {4, false}, {8, false}, {4, true}} {
+		k := tc.k
+		t.Run(fmt.Sprintf("%d,prefetch=%v", k, tc.prefetch), func(t *testing.T) {
+			runID := fmt.Sprintf("workers-%d-%v", k, tc.prefetch)
+			g := startWorkers(t, ts.url(), runID, k, 0, func(c *WorkerConfig) { c.Prefetch = tc.prefetch })
+			res, st := runCoordinator(t, ts.url(), CoordinatorConfig{RunID: runID, Optimizer: cfg})
+			sameResult(t, res, want)
+			if st.Published != want.Evals || st.Applied != want.Evals || st.Duplicate+st.Stale+st.Late+st.Foreign+st.Malformed != 0 || st.Resumed {
+				t.Errorf("stats %+v, want %d published and applied, nothing dropped", st, want.Evals)
+			}
+			evaluated, busy := g.evaluated(want.Evals)
+			if evaluated != want.Evals || busy < min(k, 2) {
+				t.Errorf("workers evaluated %d (want %d), %d of %d evaluated any", evaluated, want.Evals, busy, k)
+			}
+		})
+	}
+}
+
+// A second coordinator of a finished run resumes its checkpoint, which
+// says it stopped, and returns its result at once.
+func TestCoordinatorResumesFinishedRun(t *testing.T) {
+	ts := startServer(t)
+	cfg := testConfig(15)
+	startWorkers(t, ts.url(), "again", 2, 0)
+	first, _ := runCoordinator(t, ts.url(), CoordinatorConfig{RunID: "again", Optimizer: cfg})
+	cfg.Seed++ // not used: the checkpoint is
+	second, st := runCoordinator(t, ts.url(), CoordinatorConfig{RunID: "again", Optimizer: cfg})
+	sameResult(t, second, first)
+	if !st.Resumed || st.Published != 0 {
+		t.Errorf("stats %+v: want resumed, nothing published", st)
+	}
+}
+
+// With a deadline a generation ends with the results that arrived: one
+// worker of two is slow, so some results are late; every generation still
+// ends, and the late results are counted, never applied.
+func TestDeadline(t *testing.T) {
+	ts := startServer(t)
+	cfg := testConfig(12)
+	startWorkers(t, ts.url(), "deadline", 2, 0)
+	slow := connect(t, ts.url())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var calls atomic.Int64
+	w, err := NewWorker(slow, WorkerConfig{RunID: "deadline", Objective: func(x []float64) float64 {
+		calls.Add(1)
+		time.Sleep(150 * time.Millisecond)
+		return testObjective(0)(x)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go w.Run(ctx)
+	res, st := runCoordinator(t, ts.url(), CoordinatorConfig{RunID: "deadline", Optimizer: cfg, Deadline: 50 * time.Millisecond})
+	lambda := cfg.Lambda
+	if lambda == 0 {
+		lambda = 4 + int(3*math.Log(8))
+	}
+	if res.Generations != 12 || res.Evals != st.Applied || res.Evals >= 12*lambda || calls.Load() == 0 {
+		t.Errorf("result %+v, stats %+v, slow worker called %d times: want 12 generations with fewer than %d evaluations",
+			res, st, calls.Load(), 12*lambda)
+	}
+	if st.Published != 12*lambda {
+		t.Errorf("published %d, want %d", st.Published, 12*lambda)
+	}
+}
+
+// A client without the credentials is refused.
+func TestCredentialsRequired(t *testing.T) {
+	ts := startServer(t)
+	for _, opts := range [][]nats.Option{
+		nil,
+		{nats.UserInfo(testUser, "wrong")},
+		{nats.UserInfo("intruder", testPassword)},
+	} {
+		nc, err := nats.Connect(ts.url(), opts...)
+		if err == nil {
+			nc.Close()
+			t.Fatalf("connected without the credentials (%d options)", len(opts))
+		}
+		if !errors.Is(err, nats.ErrAuthorization) && !strings.Contains(strings.ToLower(err.Error()), "authorization") {
+			t.Errorf("error %v, want an authorization violation", err)
+		}
+	}
+}
+
+// Poisoned results — garbage bytes, truncated or wrong-version messages,
+// wrong or future generations, indices out of range, another run's id,
+// NaN or any value with a check that answers no candidate, duplicates —
+// change nothing: the run is the serial run, and each is counted.
+func TestPoisonedResults(t *testing.T) {
+	ts := startServer(t)
+	cfg := testConfig(30)
+	want := serial(t, cfg)
+	const runID = "poison"
+	nc := connect(t, ts.url())
+	n, _ := newNames("", runID)
+	js, err := natsjs.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The poisoner publishes a volley for each generation's tasks it sees,
+	// read from the task stream without taking them (a separate consumer
+	// on the work-queue stream is not allowed, so it watches the subject).
+	sub, err := nc.SubscribeSync(n.taskFilter())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var volleys atomic.Int64
+	go func() {
+		var tk task
+		lastGen := ^uint64(0)
+		for ctx.Err() == nil {
+			m, err := sub.NextMsg(100 * time.Millisecond)
+			if err != nil || decodeTask(m.Data, &tk) != nil || tk.generation == lastGen {
+				continue
+			}
+			lastGen = tk.generation
+			good := result{runID: runID, generation: tk.generation, index: tk.index, check: tk.check, f: -1e300}
+			valid := appendResult(nil, &good)
+			var poison [][]byte
+			add := func(edit func(r *result)) {
+				r := good
+				edit(&r)
+				poison = append(poison, appendResult(nil, &r))
+			}
+			poison = append(poison, []byte("garbage"), nil, valid[:len(valid)-len(runID)-1], valid[:20])
+			wrongVersion := append([]byte(nil), valid...)
+			wrongVersion[3] = 2
+			poison = append(poison, wrongVersion)
+			add(func(r *result) { r.check ^= 1 })                        // a forged value
+			add(func(r *result) { r.check ^= 1; r.f = math.NaN() })      // NaN, forged
+			add(func(r *result) { r.generation++ })                      // a future generation
+			add(func(r *result) { r.generation-- })                      // stale (or, at 0, the far future)
+			add(func(r *result) { r.index = 1 << 20 })                   // out of range
+			add(func(r *result) { r.runID = "other-run" })               // foreign
+			add(func(r *result) { r.runID = runID + "x"; r.f = -1e300 }) // foreign, same prefix
+			for _, p := range poison {
+				js.Publish(ctx, n.resultSubject(), p)
+			}
+			volleys.Add(1)
+		}
+	}()
+	startWorkers(t, ts.url(), runID, 2, 0)
+	res, st := runCoordinator(t, ts.url(), CoordinatorConfig{RunID: runID, Optimizer: cfg})
+	cancel()
+	sameResult(t, res, want)
+	if volleys.Load() < 10 {
+		t.Fatalf("only %d volleys of poison published", volleys.Load())
+	}
+	if st.Applied != want.Evals || st.Malformed < 10 || st.Foreign < 10 || st.Stale < 5 {
+		t.Errorf("stats %+v after %d volleys", st, volleys.Load())
+	}
+}
+
+// A worker stopped in the middle of a task (its context: the connection
+// stays) leaves the task unacknowledged; the server delivers it again
+// after AckWait to another worker, and it is applied once.
+func TestWorkerStoppedMidTask(t *testing.T) {
+	ts := startServer(t)
+	cfg := testConfig(20)
+	want := serial(t, cfg)
+	const runID = "stopped"
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	started := make(chan struct{})
+	var calls atomic.Int64
+	w, err := NewWorker(connect(t, ts.url()), WorkerConfig{RunID: runID, Objective: func(x []float64) float64 {
+		if calls.Add(1) == 5 {
+			close(started)
+			<-ctx.Done() // stopped while evaluating
+		}
+		return testObjective(0)(x)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go w.Run(ctx)
+	type outcome struct {
+		res mmaes.Result
+		st  Stats
+		err error
+	}
+	out := make(chan outcome, 1)
+	c, err := NewCoordinator(context.Background(), connect(t, ts.url()), CoordinatorConfig{RunID: runID, Optimizer: cfg, AckWait: 500 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runCtx, stopRun := context.WithTimeout(context.Background(), time.Minute)
+	defer stopRun()
+	go func() {
+		res, err := c.Run(runCtx)
+		out <- outcome{res, c.Stats(), err}
+	}()
+	select {
+	case <-started:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the worker never reached its fifth task")
+	}
+	cancel()
+	startWorkers(t, ts.url(), runID, 2, 0)
+	o := <-out
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	sameResult(t, o.res, want)
+	if o.st.Redelivered != 1 || o.st.Applied != want.Evals {
+		t.Errorf("stats %+v: want one redelivered task, %d applied", o.st, want.Evals)
+	}
+}

@@ -1,0 +1,238 @@
+package jetstream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	natsjs "github.com/nats-io/nats.go/jetstream"
+)
+
+// WorkerConfig configures a Worker.
+type WorkerConfig struct {
+	// RunID and Prefix are the coordinator's (CoordinatorConfig).
+	RunID  string
+	Prefix string
+	// Objective evaluates a candidate. It is called on the goroutine of
+	// Run, one task at a time; x is valid during the call only. Its value
+	// goes back as it is: NaN means infeasible, as for mmaes.Optimizer.Tell.
+	Objective func(x []float64) float64
+	// Prefetch has the worker fetch its next task while it evaluates one,
+	// which saves a round trip to the server per task; but the fetched task
+	// waits for the evaluation in progress even when another worker is
+	// idle, so that a generation may take one evaluation longer. It pays
+	// when evaluations take about equally long and λ is a multiple of the
+	// number of workers.
+	Prefetch bool
+}
+
+// WorkerStats counts what a worker did.
+type WorkerStats struct {
+	Evaluated   int // tasks evaluated and answered
+	Redelivered int // of those, tasks delivered more than once
+	Malformed   int // task messages that were not tasks of this version (terminated)
+}
+
+// A Worker pulls the tasks of one run from the task stream, one at a time,
+// evaluates them and publishes the results. It acknowledges a task only
+// after its result is stored in the result stream, and while the
+// objective runs it tells the server the task is in progress (every third
+// of the consumer's AckWait), so that a task is delivered again only when
+// its worker died or lost its connection.
+type Worker struct {
+	cfg   WorkerConfig
+	names names
+	js    natsjs.JetStream
+
+	mu      sync.Mutex
+	stats   WorkerStats
+	pending sync.WaitGroup // results being published
+}
+
+// NewWorker returns a worker of the run. It does not contact the server:
+// Run waits for the coordinator to create the run's streams.
+func NewWorker(nc *nats.Conn, cfg WorkerConfig) (*Worker, error) {
+	n, err := newNames(cfg.Prefix, cfg.RunID)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Objective == nil {
+		return nil, errors.New("jetstream: WorkerConfig.Objective is nil")
+	}
+	js, err := natsjs.New(nc, natsjs.WithPublishAsyncTimeout(5*time.Second))
+	if err != nil {
+		return nil, fmt.Errorf("jetstream: %w", err)
+	}
+	return &Worker{cfg: cfg, names: n, js: js}, nil
+}
+
+// Stats returns the counts so far; it may be called while Run runs.
+func (w *Worker) Stats() WorkerStats {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.stats
+}
+
+// Run evaluates tasks until ctx ends, and returns ctx's error. Errors of
+// the server (a restart, a consumer not yet created) are waited out.
+func (w *Worker) Run(ctx context.Context) error {
+	var cons natsjs.Consumer
+	err := retry(ctx, func(ctx context.Context) error {
+		var err error
+		cons, err = w.js.Consumer(ctx, w.names.taskStream(), w.names.workConsumer())
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	info := cons.CachedInfo()
+	ackWait := info.Config.AckWait
+	var t task
+	if !w.cfg.Prefetch {
+		for ctx.Err() == nil {
+			if m := w.fetch(ctx, cons); m != nil {
+				w.handle(ctx, m, &t, ackWait)
+			}
+		}
+	} else {
+		next := make(chan natsjs.Msg)
+		go func() {
+			for ctx.Err() == nil {
+				m := w.fetch(ctx, cons)
+				if m == nil {
+					continue
+				}
+				select {
+				case next <- m:
+				case <-ctx.Done():
+					m.Nak() // to another worker at once
+				}
+			}
+		}()
+		for done := false; !done; {
+			select {
+			case m := <-next:
+				w.handle(ctx, m, &t, ackWait)
+			case <-ctx.Done():
+				done = true
+			}
+		}
+	}
+	w.pending.Wait()
+	return ctx.Err()
+}
+
+// fetch returns the next task, or nil when none came within a second or
+// the server did not answer (then after a pause).
+func (w *Worker) fetch(ctx context.Context, cons natsjs.Consumer) natsjs.Msg {
+	batch, err := cons.Fetch(1, natsjs.FetchMaxWait(time.Second))
+	if err != nil {
+		w.pause(ctx)
+		return nil
+	}
+	for m := range batch.Messages() {
+		return m
+	}
+	if err := batch.Error(); err != nil && !errors.Is(err, natsjs.ErrNoMessages) && !errors.Is(err, nats.ErrTimeout) {
+		w.pause(ctx)
+	}
+	return nil
+}
+
+func (w *Worker) pause(ctx context.Context) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(100 * time.Millisecond):
+	}
+}
+
+// handle evaluates one task and publishes its result. A worker stopped (ctx)
+// during the objective leaves the task unacknowledged: it is delivered
+// again to another worker.
+func (w *Worker) handle(ctx context.Context, m natsjs.Msg, t *task, ackWait time.Duration) {
+	if err := decodeTask(m.Data(), t); err != nil || t.runID != w.names.runID {
+		w.mu.Lock()
+		w.stats.Malformed++
+		w.mu.Unlock()
+		m.Term()
+		return
+	}
+	// The result's message id is the task message's: a task evaluated
+	// twice (its first worker died after publishing, before acknowledging)
+	// has its result stored once. A task published again by a resumed
+	// coordinator is a new message, with a new id.
+	delivered := uint64(1)
+	id := ""
+	if meta, err := m.Metadata(); err == nil {
+		delivered = meta.NumDelivered
+		id = t.runID + "." + strconv.FormatUint(meta.Sequence.Stream, 10)
+	}
+
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	if ackWait > 0 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tick := time.NewTicker(ackWait / 3)
+			defer tick.Stop()
+			for {
+				select {
+				case <-done:
+					return
+				case <-tick.C:
+					m.InProgress()
+				}
+			}
+		}()
+	}
+	f := w.cfg.Objective(t.x)
+	close(done)
+	wg.Wait()
+	if ctx.Err() != nil {
+		return
+	}
+
+	r := result{runID: t.runID, generation: t.generation, index: t.index, check: t.check,
+		delivered: uint32(min(delivered, 1<<32-1)), f: f}
+	data := appendResult(nil, &r)
+	// The result is published asynchronously and the task acknowledged
+	// once the stream stored it, while the worker fetches its next task; a
+	// publish that fails is retried synchronously.
+	var opts []natsjs.PublishOpt
+	if id != "" {
+		opts = append(opts, natsjs.WithMsgID(id))
+	}
+	future, err := w.js.PublishAsync(w.names.resultSubject(), data, opts...)
+	w.pending.Add(1)
+	go func() {
+		defer w.pending.Done()
+		if err == nil {
+			select {
+			case <-future.Ok():
+			case <-future.Err():
+				err = errors.New("publish failed")
+			}
+		}
+		if err != nil {
+			err = retry(ctx, func(ctx context.Context) error {
+				_, err := w.js.Publish(ctx, w.names.resultSubject(), data, opts...)
+				return err
+			})
+			if err != nil {
+				return // ctx ended: the task stays unacknowledged
+			}
+		}
+		m.Ack()
+		w.mu.Lock()
+		w.stats.Evaluated++
+		if delivered > 1 {
+			w.stats.Redelivered++
+		}
+		w.mu.Unlock()
+	}()
+}
