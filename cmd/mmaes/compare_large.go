@@ -181,7 +181,8 @@ func runLargeLibrary(name string, n int, m0 []float64, seed uint64, target float
 func largescaleCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("largescale", stderr)
 	dimsFlag := fs.String("dims", "1000", "dimensions")
-	runs := fs.Int("runs", 5, "runs (seeds 1..runs) per function, dimension and optimizer")
+	runs := fs.Int("runs", 5, "runs (seeds first-seed … first-seed+runs−1) per function, dimension and optimizer")
+	firstSeed := fs.Int("first-seed", 1, "seed of the first run (to continue or split a comparison)")
 	funcsFlag := fs.String("funcs", "all", "functions (short names: sph, ell, dis, cig, dpw, ros, and rsph … rros rotated), or all")
 	optsFlag := fs.String("opts", "lmmaes,sepcma,lmma", "optimizers: lmmaes, sepcma, lmma (the library's LMMA), mma (the library's full-matrix MMA)")
 	budgetPerN := fs.Int("budget-per-n", 1000, "evaluation budget of a run in multiples of n (see -max-evals)")
@@ -198,8 +199,8 @@ func largescaleCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *runs < 1 || *workers < 1 || *budgetPerN < 1 || *maxEvals < 0 || *mmaMaxDim < 0 {
-		return fmt.Errorf("%w: -runs, -workers and -budget-per-n must be positive, -max-evals and -mma-max-dim ≥ 0", errUsage)
+	if *runs < 1 || *firstSeed < 1 || *workers < 1 || *budgetPerN < 1 || *maxEvals < 0 || *mmaMaxDim < 0 {
+		return fmt.Errorf("%w: -runs, -first-seed, -workers and -budget-per-n must be positive, -max-evals and -mma-max-dim ≥ 0", errUsage)
 	}
 	if math.IsNaN(*target) {
 		return fmt.Errorf("%w: -target is NaN", errUsage)
@@ -241,7 +242,7 @@ func largescaleCmd(args []string, stdout, stderr io.Writer) error {
 	var jobs []*largeJob
 	for _, n := range dims {
 		for _, fn := range funcs {
-			for s := 1; s <= *runs; s++ {
+			for s := *firstSeed; s < *firstSeed+*runs; s++ {
 				for _, opt := range opts {
 					jobs = append(jobs, &largeJob{fn: fn, n: n, seed: uint64(s), opt: opt, budget: budgetFor(n), target: *target})
 				}
@@ -257,8 +258,8 @@ func largescaleCmd(args []string, stdout, stderr io.Writer) error {
 
 	var md strings.Builder
 	fmt.Fprintf(&md, "# Large-scale suite: %s\n\n", strings.Join(opts, ", "))
-	fmt.Fprintf(&md, "%d runs per cell (seeds 1–%d), target f ≤ %g, m0 ~ U[−%g, %g]^n and σ0 = %g per seed; %d runs in %s on %d workers.\n",
-		*runs, *runs, *target, largeInitRange, largeInitRange, largeInitSigma, len(jobs), time.Since(start).Round(time.Second), *workers)
+	fmt.Fprintf(&md, "%d runs per cell (seeds %d–%d), target f ≤ %g, m0 ~ U[−%g, %g]^n and σ0 = %g per seed; %d runs in %s on %d workers.\n",
+		*runs, *firstSeed, *firstSeed+*runs-1, *target, largeInitRange, largeInitRange, largeInitSigma, len(jobs), time.Since(start).Round(time.Second), *workers)
 	for _, n := range dims {
 		writeLargeTable(&md, jobs, funcs, opts, n, budgetFor(n))
 	}

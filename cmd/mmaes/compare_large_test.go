@@ -141,6 +141,22 @@ func TestLargescaleOptions(t *testing.T) {
 	if _, rows := largeTableRows(t, stdout); len(rows) != 1 || !strings.HasPrefix(rows[0][1], "– (0/2, f ") {
 		t.Errorf("rows %q", rows)
 	}
+	// -first-seed continues a comparison: its run of seed 2 is the second
+	// run of a comparison from seed 1.
+	_, _, both := exec("largescale", "-dims", "60", "-runs", "2", "-funcs", "sph", "-opts", "lmma", "-max-evals", "3000", "-workers", "1")
+	_, stdout, second := exec("largescale", "-dims", "60", "-runs", "1", "-first-seed", "2", "-funcs", "sph", "-opts", "lmma", "-max-evals", "3000", "-workers", "1")
+	result := func(progress string, seed int) string {
+		for _, line := range strings.Split(progress, "\n") {
+			if _, after, ok := strings.Cut(line, fmt.Sprintf("seed %d: ", seed)); ok {
+				what, _, _ := strings.Cut(after, " (")
+				return what
+			}
+		}
+		return ""
+	}
+	if r := result(second, 2); r == "" || r != result(both, 2) || result(second, 1) != "" || !strings.Contains(stdout, "seeds 2–2") {
+		t.Errorf("-first-seed 2: %q, from seed 1: %q\n%s\n%s", r, result(both, 2), second, stdout)
+	}
 	// An optimizer that refuses the dimension (LM-MA-ES needs n ≥ 2λ) is an
 	// error, not a silent row of failures.
 	if code, _, stderr := exec("largescale", "-dims", "20", "-runs", "1", "-funcs", "sph", "-opts", "lmmaes", "-q"); code != 1 || !strings.Contains(stderr, "2λ") {
@@ -150,6 +166,7 @@ func TestLargescaleOptions(t *testing.T) {
 		{"largescale", "-opts", "lmmaes,cmaes"},
 		{"largescale", "-funcs", "sph,nope"},
 		{"largescale", "-runs", "0"},
+		{"largescale", "-first-seed", "0"},
 		{"largescale", "-dims", "100,x"},
 		{"largescale", "-budget-per-n", "0"},
 		{"largescale", "-target", "NaN"},
