@@ -189,3 +189,61 @@ func TestMaxAbs(t *testing.T) {
 		}
 	}
 }
+
+// maxAbs against the definition: every length up to 67, a NaN or an
+// infinity at every position, signed zeros.
+func TestMaxAbsSweep(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for n := 0; n <= 67; n++ {
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = r.NormFloat64() * math.Exp(4*r.NormFloat64())
+		}
+		want := 0.0
+		for _, v := range x {
+			if math.Abs(v) > want {
+				want = math.Abs(v)
+			}
+		}
+		if got := maxAbs(x); got != want {
+			t.Fatalf("n = %d: %v, want %v", n, got, want)
+		}
+		for i := range x {
+			for _, special := range []float64{math.NaN(), math.Inf(-1), math.Copysign(0, -1)} {
+				y := append([]float64(nil), x...)
+				y[i] = special
+				got := maxAbs(y)
+				switch {
+				case math.IsNaN(special):
+					if !math.IsNaN(got) {
+						t.Fatalf("n = %d, NaN at %d: %v", n, i, got)
+					}
+				case math.IsInf(special, 0):
+					if !math.IsInf(got, 1) {
+						t.Fatalf("n = %d, −Inf at %d: %v", n, i, got)
+					}
+				default:
+					w := 0.0
+					for _, v := range y {
+						w = math.Max(w, math.Abs(v))
+					}
+					if got != w || math.Signbit(got) {
+						t.Fatalf("n = %d, −0 at %d: %v, want %v", n, i, got, w)
+					}
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkMaxAbs(b *testing.B) {
+	x := make([]float64, 64)
+	for i := range x {
+		x[i] = float64(i%7) - 3
+	}
+	var s float64
+	for b.Loop() {
+		s += maxAbs(x)
+	}
+	_ = s
+}
