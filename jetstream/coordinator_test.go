@@ -219,22 +219,11 @@ func TestWorkerStoppedMidTask(t *testing.T) {
 		t.Fatal(err)
 	}
 	go w.Run(ctx)
-	type outcome struct {
-		res mmaes.Result
-		st  Stats
-		err error
-	}
-	out := make(chan outcome, 1)
 	c, err := NewCoordinator(context.Background(), connect(t, ts.url()), CoordinatorConfig{RunID: runID, Optimizer: cfg, AckWait: 500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	runCtx, stopRun := context.WithTimeout(context.Background(), time.Minute)
-	defer stopRun()
-	go func() {
-		res, err := c.Run(runCtx)
-		out <- outcome{res, c.Stats(), err}
-	}()
+	wait := runInBackground(t, c)
 	select {
 	case <-started:
 	case <-time.After(30 * time.Second):
@@ -242,12 +231,8 @@ func TestWorkerStoppedMidTask(t *testing.T) {
 	}
 	cancel()
 	startWorkers(t, ts.url(), runID, 2, 0)
-	o := <-out
-	if o.err != nil {
-		t.Fatal(o.err)
-	}
-	sameResult(t, o.res, want)
-	if o.st.Redelivered != 1 || o.st.Applied != want.Evals {
-		t.Errorf("stats %+v: want one redelivered task, %d applied", o.st, want.Evals)
+	sameResult(t, wait(), want)
+	if st := c.Stats(); st.Redelivered != 1 || st.Applied != want.Evals {
+		t.Errorf("stats %+v: want one redelivered task, %d applied", st, want.Evals)
 	}
 }

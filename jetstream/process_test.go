@@ -155,25 +155,12 @@ func TestWorkerKilled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	type outcome struct {
-		evals int
-		err   error
-	}
-	out := make(chan outcome, 1)
-	go func() {
-		res, err := c.Run(ctx)
-		out <- outcome{res.Evals, err}
-	}()
+	wait := runInBackground(t, c)
 	w := startRole(t, "worker", "URL="+ts.url(), "RUN="+runID, "NAME=doomed", "HANG=7")
 	w.waitLine(t, "busy", 30*time.Second)
 	w.kill(t)
 	startWorkers(t, ts.url(), runID, 3, 0)
-	o := <-out
-	if o.err != nil {
-		t.Fatal(o.err)
-	}
+	wait()
 	sameResult(t, c.Optimizer().Result(), want)
 	if st := c.Stats(); st.Redelivered < 1 || st.Applied != want.Evals || st.Duplicate != 0 {
 		t.Errorf("stats %+v: want a redelivered task, %d applied, no duplicate", st, want.Evals)
@@ -255,24 +242,12 @@ func TestServerRestarted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	type outcome struct {
-		err error
-	}
-	out := make(chan outcome, 1)
-	go func() {
-		_, err := c.Run(ctx)
-		out <- outcome{err}
-	}()
+	wait := runInBackground(t, c)
 	<-reached
 	ts.stop()
 	time.Sleep(300 * time.Millisecond)
 	ts.start()
-	o := <-out
-	if o.err != nil {
-		t.Fatal(o.err)
-	}
+	wait()
 	sameResult(t, c.Optimizer().Result(), want)
 	if st := c.Stats(); st.Applied != want.Evals {
 		t.Errorf("stats %+v: want %d applied", st, want.Evals)

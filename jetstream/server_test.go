@@ -207,3 +207,30 @@ func (g *workerGroup) stop() {
 		g.cancel = nil
 	}
 }
+
+// runInBackground runs c.Run, within a minute, on another goroutine; the
+// function it returns waits for the run's result and fails the test on an
+// error.
+func runInBackground(t testing.TB, c *Coordinator) (wait func() mmaes.Result) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	type outcome struct {
+		res mmaes.Result
+		err error
+	}
+	out := make(chan outcome, 1)
+	go func() {
+		res, err := c.Run(ctx)
+		out <- outcome{res, err}
+	}()
+	t.Cleanup(cancel)
+	return func() mmaes.Result {
+		t.Helper()
+		o := <-out
+		cancel()
+		if o.err != nil {
+			t.Fatal(o.err)
+		}
+		return o.res
+	}
+}

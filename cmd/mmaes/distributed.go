@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,13 +16,18 @@ import (
 	"github.com/nats-io/nats.go"
 )
 
-// natsURLFlag is the server flag of coordinate and work: $NATS_URL or the
-// local default; credentials go in the URL (nats://user:password@host:port).
-func natsURLDefault() string {
+// runFlags defines the flags coordinate and work share: the server (by
+// default $NATS_URL, else the local default; credentials go in the URL),
+// the run id and the test function, which must be the same on both sides.
+func runFlags(fs *flag.FlagSet) (url, runID, fname *string) {
+	def := nats.DefaultURL
 	if u := os.Getenv("NATS_URL"); u != "" {
-		return u
+		def = u
 	}
-	return nats.DefaultURL
+	url = fs.String("nats", def, "NATS server URL, credentials included (nats://user:password@host:4222); default $NATS_URL")
+	runID = fs.String("run", "demo", "run id: names the run's subjects, consumers and checkpoint (the same for coordinate and work)")
+	fname = fs.String("f", "ell", "test function (short name, as in mmaes run; the same for coordinate and work)")
+	return url, runID, fname
 }
 
 // connectNATS connects to url, reconnecting forever: a run outlives a
@@ -38,9 +44,7 @@ func connectNATS(url, name string) (*nats.Conn, error) {
 // of a test function, resumed from its checkpoint when the run id has one.
 func coordinateCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("coordinate", stderr)
-	url := fs.String("nats", natsURLDefault(), "NATS server URL, credentials included (nats://user:password@host:4222); default $NATS_URL")
-	runID := fs.String("run", "demo", "run id: names the run's subjects, consumers and checkpoint; the workers use the same")
-	fname := fs.String("f", "ell", "test function (short name, as in mmaes run)")
+	url, runID, fname := runFlags(fs)
 	n := fs.Int("n", 16, "dimension")
 	update := fs.String("update", "mma", "matrix update: mma, ecma, cholesky or lmma")
 	seed := fs.Uint64("seed", 1, "random seed")
@@ -126,9 +130,7 @@ func coordinateCmd(args []string, stdout, stderr io.Writer) error {
 // workCmd is `mmaes work`: a worker evaluating a test function for a run.
 func workCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("work", stderr)
-	url := fs.String("nats", natsURLDefault(), "NATS server URL, credentials included (nats://user:password@host:4222); default $NATS_URL")
-	runID := fs.String("run", "demo", "run id (the coordinator's)")
-	fname := fs.String("f", "ell", "test function (short name; the coordinator's)")
+	url, runID, fname := runFlags(fs)
 	delay := fs.Duration("delay", 0, "sleep this long in every evaluation, standing in for an expensive objective")
 	workers := fs.Int("workers", 1, "workers in this process, each with its own connection")
 	idle := fs.Duration("idle", 0, "exit after this long without a task (0: run until interrupted)")
