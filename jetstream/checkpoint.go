@@ -18,28 +18,34 @@ import (
 // bit for bit. Both are named by a manifest stored under the run id; after
 // every generation the coordinator replaces the manifest (compare-and-set
 // on its revision), with either a new snapshot and an empty log or one more
-// log entry. A snapshot larger than a message is stored in chunks under
-// "<run id>.<slot>.<k>"; the two slots alternate, a new snapshot's chunks
-// are written into the slot the manifest does not name, and the manifest
-// is replaced last, so that a coordinator that dies while storing leaves
-// the previous checkpoint whole.
+// log entry. The manifest names the coordinator that wrote it (its
+// owner): a coordinator that finds another's name there has been
+// replaced. A snapshot larger than a message is stored in chunks under
+// "<run id>.<writer>.<slot>.<k>", writer the coordinator that wrote them;
+// a coordinator's two slots alternate, a new snapshot's chunks are written
+// into the slot the manifest does not name, and the manifest is replaced
+// last, so that a coordinator that dies while storing leaves the previous
+// checkpoint whole, and one that was replaced writes only its own keys.
 //
 //	manifest: "MMC" 2 | length u64 | chunks u32 | slot u8 | hash u64 |
-//	          entries u32 | log length u32 | log | snapshot (chunks = 0)
+//	          entries u32 | log length u32 | owner (16 bytes) | writer (16 bytes) |
+//	          log | snapshot (chunks = 0)
 //	entry:    all u8 | k u32 | indices u32×k (all = 0) | values f64×k
 //
 // all = 1 is a Tell of every candidate in order; all = 0 a TellSome of the
 // listed candidates in that order.
 const (
-	manifestHeader = 4 + 8 + 4 + 1 + 8 + 4 + 4
+	manifestHeader = 4 + 8 + 4 + 1 + 8 + 4 + 4 + 2*incarnationLen
+	// incarnationLen is the length of a coordinator's name (hex).
+	incarnationLen = 16
 	// chunkHeadroom is what a chunk leaves of the server's maximum payload
 	// for the message's headers.
 	chunkHeadroom = 4096
 	// snapshotLogBytes bounds the log: a new snapshot is taken when the
 	// log would exceed the snapshot's size / snapshotLogRatio, or this
 	// size. A small optimizer is snapshotted every generation; a large one
-	// (n = 1024: 8.4 MB) once per ~100 generations, whose replay on resume
-	// costs less than a second.
+	// (n = 1024: 8.4 MB) once per ~250 generations (λ = 32), whose replay
+	// on resume costs less than a second.
 	snapshotLogBytes = 64 << 10
 	snapshotLogRatio = 64
 )
@@ -51,16 +57,21 @@ type checkpointStore struct {
 	kv       natsjs.KeyValue
 	key      string
 	chunk    int    // bytes a chunk holds
+	self     string // this coordinator's name (incarnationLen bytes)
 	revision uint64 // of the manifest loaded or stored last; 0: none
+	owner    string // of the manifest loaded or stored last
 
 	// The snapshot the manifest names, and its log.
-	length  uint64
-	chunks  uint32
-	slot    byte
-	hash    uint64
-	inline  []byte // the snapshot, when it is in the manifest
-	entries uint32
-	log     []byte
+	length uint64
+	chunks uint32
+	slot   byte
+	hash   uint64
+	writer string // of the chunks
+	inline []byte // the snapshot, when it is in the manifest
+
+	slotChunks [2]int // the chunks this coordinator wrote into each slot
+	entries    uint32
+	log        []byte
 
 	manifest []byte
 }
@@ -71,8 +82,8 @@ func checkpointHash(b []byte) uint64 {
 	return h.Sum64()
 }
 
-func (s *checkpointStore) chunkKey(slot byte, k int) string {
-	return s.key + "." + string('a'+slot) + "." + strconv.Itoa(k)
+func (s *checkpointStore) chunkKey(writer string, slot byte, k int) string {
+	return s.key + "." + writer + "." + string('a'+slot) + "." + strconv.Itoa(k)
 }
 
 // load returns the stored snapshot and log, or found false when there is
@@ -95,8 +106,9 @@ func (s *checkpointStore) load(ctx context.Context) (snapshot, log []byte, found
 	hash := binary.LittleEndian.Uint64(m[17:25])
 	entries := binary.LittleEndian.Uint32(m[25:29])
 	logLen := uint64(binary.LittleEndian.Uint32(m[29:33]))
-	if logLen > uint64(len(m)-manifestHeader) {
-		return nil, nil, true, errors.New("manifest's log is cut short")
+	owner, writer := string(m[33:33+incarnationLen]), string(m[33+incarnationLen:manifestHeader])
+	if logLen > uint64(len(m)-manifestHeader) || !validRunID(owner) || !validRunID(writer) {
+		return nil, nil, true, errors.New("manifest's log is cut short, or its names are not names")
 	}
 	log = m[manifestHeader : manifestHeader+logLen]
 	rest := m[manifestHeader+logLen:]
@@ -104,7 +116,7 @@ func (s *checkpointStore) load(ctx context.Context) (snapshot, log []byte, found
 		snapshot = rest
 	} else {
 		for k := range int(chunks) {
-			c, err := s.kv.Get(ctx, s.chunkKey(slot, k))
+			c, err := s.kv.Get(ctx, s.chunkKey(writer, slot, k))
 			if err != nil {
 				return nil, nil, true, fmt.Errorf("chunk %d of %d: %w", k, chunks, err)
 			}
@@ -114,7 +126,7 @@ func (s *checkpointStore) load(ctx context.Context) (snapshot, log []byte, found
 	if uint64(len(snapshot)) != length || checkpointHash(snapshot) != hash {
 		return nil, nil, true, errors.New("snapshot's length or hash does not match its manifest")
 	}
-	s.revision = e.Revision()
+	s.revision, s.owner, s.writer = e.Revision(), owner, writer
 	s.length, s.chunks, s.slot, s.hash, s.entries = length, chunks, slot, hash, entries
 	s.log = append(s.log[:0], log...)
 	s.inline = nil
@@ -131,26 +143,71 @@ func (s *checkpointStore) logFull(entry []byte, snapshotSize int) bool {
 	return n > snapshotLogBytes || n > snapshotSize/snapshotLogRatio || manifestHeader+n+len(s.inline) > s.chunk
 }
 
-// storeSnapshot stores data as the run's snapshot, with an empty log.
+// storeSnapshot stores data as the run's snapshot, with an empty log. Its
+// chunks go under this coordinator's own keys, into the slot the manifest
+// does not name; after the commit, the chunks of another writer that the
+// manifest named are deleted.
 func (s *checkpointStore) storeSnapshot(ctx context.Context, data []byte) error {
-	slot := s.slot ^ 1
+	slot := byte(0)
+	if s.writer == s.self {
+		slot = s.slot ^ 1
+	}
 	chunks := 0
 	if manifestHeader+len(data) > s.chunk {
 		chunks = (len(data) + s.chunk - 1) / s.chunk
 		for k := range chunks {
 			part := data[k*s.chunk : min(len(data), (k+1)*s.chunk)]
-			if _, err := s.kv.Put(ctx, s.chunkKey(slot, k), part); err != nil {
+			if _, err := s.kv.Put(ctx, s.chunkKey(s.self, slot, k), part); err != nil {
 				return err
 			}
 		}
 	}
+	prev := *s
+	held := s.slotChunks[slot]
 	next := *s
 	next.length, next.chunks, next.slot, next.hash = uint64(len(data)), uint32(chunks), slot, checkpointHash(data)
+	next.writer = s.self
 	next.inline = nil
 	if chunks == 0 {
 		next.inline = data
 	}
 	next.entries, next.log = 0, nil
+	if err := s.commit(ctx, &next); err != nil {
+		if errors.Is(err, natsjs.ErrKeyRevisionMismatch) || errors.Is(err, natsjs.ErrKeyExists) {
+			// Replaced: the manifest names another slot or writer, so the
+			// chunks just written are nobody's.
+			for k := range chunks {
+				s.kv.Purge(ctx, s.chunkKey(s.self, slot, k))
+			}
+		}
+		return err
+	}
+	// The chunks no manifest can name any more: the slot's beyond this
+	// snapshot's, and, after a takeover, all of the previous writer's.
+	// Failing to delete them leaves garbage, never a wrong state.
+	s.slotChunks[slot] = chunks
+	for k := chunks; k < held; k++ {
+		s.kv.Purge(ctx, s.chunkKey(s.self, slot, k))
+	}
+	if prev.writer != s.self && prev.writer != "" {
+		if keys, err := s.kv.ListKeysFiltered(ctx, s.key+"."+prev.writer+".>"); err == nil {
+			var old []string
+			for k := range keys.Keys() {
+				old = append(old, k)
+			}
+			for _, k := range old {
+				s.kv.Purge(ctx, k)
+			}
+		}
+	}
+	return nil
+}
+
+// claim rewrites the loaded manifest with this coordinator as its owner:
+// a coordinator of the run still running sees it replaced and stops.
+func (s *checkpointStore) claim(ctx context.Context) error {
+	next := *s
+	next.log = append([]byte(nil), s.log...)
 	return s.commit(ctx, &next)
 }
 
@@ -173,10 +230,15 @@ func (s *checkpointStore) commit(ctx context.Context, next *checkpointStore) err
 	m = binary.LittleEndian.AppendUint64(m, next.hash)
 	m = binary.LittleEndian.AppendUint32(m, next.entries)
 	m = binary.LittleEndian.AppendUint32(m, uint32(len(next.log)))
+	m = append(m, s.self...)
+	m = append(m, next.writer...)
 	m = append(m, next.log...)
 	m = append(m, next.inline...)
 	var rev uint64
 	var err error
+	if len(s.self) != incarnationLen || len(next.writer) != incarnationLen {
+		return errors.New("checkpoint store without the coordinator's name")
+	}
 	if s.revision == 0 {
 		rev, err = s.kv.Create(ctx, s.key, m)
 	} else {
@@ -193,7 +255,7 @@ func (s *checkpointStore) commit(ctx context.Context, next *checkpointStore) err
 		}
 		rev = e.Revision()
 	}
-	next.revision = rev
+	next.revision, next.owner = rev, s.self
 	next.inline = append([]byte(nil), next.inline...)
 	next.manifest = m
 	*s = *next
@@ -257,4 +319,13 @@ func replay(log []byte, entries uint32, tell func(idx []int, fit []float64) erro
 		return errors.New("log longer than its entries")
 	}
 	return nil
+}
+
+// manifestOwner returns the name of the coordinator that wrote manifest m,
+// "" if m is not a manifest.
+func manifestOwner(m []byte) string {
+	if len(m) < manifestHeader || [4]byte(m[:4]) != manifestMagic {
+		return ""
+	}
+	return string(m[33 : 33+incarnationLen])
 }

@@ -42,7 +42,7 @@ func TestCheckpointChunks(t *testing.T) {
 		}
 		return b
 	}
-	s := checkpointStore{kv: kv, key: "run", chunk: 1000}
+	s := checkpointStore{kv: kv, key: "run", chunk: 1000, self: "aaaaaaaaaaaaaaaa"}
 	if _, _, found, err := s.load(ctx); found || err != nil {
 		t.Fatalf("empty bucket: found %v, %v", found, err)
 	}
@@ -66,20 +66,52 @@ func TestCheckpointChunks(t *testing.T) {
 			t.Fatalf("size %d: found %v, %v, %d bytes back, revision %d/%d, %d entries", size, found, err, len(got), l.revision, s.revision, l.entries)
 		}
 	}
-	// A second writer from an older revision.
-	stale := s
-	stale.manifest = nil
-	if err := s.storeSnapshot(ctx, blob(3000)); err != nil {
+	// A second coordinator takes the run over (claim), and stores; the first,
+	// from its older revision, is refused and leaves the checkpoint whole:
+	// its chunks go under its own keys.
+	b := checkpointStore{kv: kv, key: "run", chunk: 1000, self: "bbbbbbbbbbbbbbbb"}
+	if _, _, _, err := b.load(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := stale.storeSnapshot(ctx, blob(3000)); !errors.Is(err, natsjs.ErrKeyRevisionMismatch) && !errors.Is(err, natsjs.ErrKeyExists) {
-		t.Fatalf("store from a stale revision: %v", err)
+	if err := b.claim(ctx); err != nil {
+		t.Fatal(err)
 	}
-	if err := stale.appendLog(ctx, blob(5)); !errors.Is(err, natsjs.ErrKeyRevisionMismatch) && !errors.Is(err, natsjs.ErrKeyExists) {
-		t.Fatalf("log entry from a stale revision: %v", err)
+	if e, err := kv.Get(ctx, "run"); err != nil || manifestOwner(e.Value()) != b.self || manifestOwner([]byte("MMC")) != "" {
+		t.Fatalf("owner after the claim: %v", err)
+	}
+	for _, stale := range []func() error{
+		func() error { return s.storeSnapshot(ctx, blob(3000)) },
+		func() error { return s.storeSnapshot(ctx, blob(3000)) },
+		func() error { return s.appendLog(ctx, blob(5)) },
+	} {
+		if err := stale(); !errors.Is(err, natsjs.ErrKeyRevisionMismatch) && !errors.Is(err, natsjs.ErrKeyExists) {
+			t.Fatalf("store from a stale revision: %v", err)
+		}
+	}
+	taken := blob(2500)
+	if err := b.storeSnapshot(ctx, taken); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.storeSnapshot(ctx, blob(2500)); err == nil {
+		t.Fatal("the replaced coordinator stored a snapshot")
+	}
+	if got, _, _, err := (&checkpointStore{kv: kv, key: "run", chunk: 1000}).load(ctx); err != nil || !bytes.Equal(got, taken) {
+		t.Fatalf("after a replaced coordinator's stores: %v, %d bytes", err, len(got))
+	}
+	// The first coordinator's chunks were deleted with b's first snapshot.
+	lister, err := kv.ListKeysFiltered(ctx, "run."+s.self+".>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	left := 0
+	for range lister.Keys() {
+		left++
+	}
+	if left > 0 {
+		t.Errorf("%d chunk keys of the replaced coordinator left", left)
 	}
 	// A chunk damaged behind the manifest's back.
-	if _, err := kv.Put(ctx, s.chunkKey(s.slot, 1), blob(1000)); err != nil {
+	if _, err := kv.Put(ctx, b.chunkKey(b.self, b.slot, 1), blob(1000)); err != nil {
 		t.Fatal(err)
 	}
 	l := checkpointStore{kv: kv, key: "run", chunk: 1000}
@@ -87,8 +119,10 @@ func TestCheckpointChunks(t *testing.T) {
 		t.Fatalf("damaged chunk: %v", err)
 	}
 	// Manifests that are not one.
-	for _, m := range [][]byte{[]byte("MMC"), append([]byte("MMC\x01"), make([]byte, 40)...),
-		append(append([]byte("MMC\x02"), make([]byte, 25)...), 0xff, 0xff, 0xff, 0xff)} {
+	names := []byte("aaaaaaaaaaaaaaaabbbbbbbbbbbbbbbb")
+	for _, m := range [][]byte{[]byte("MMC"), append([]byte("MMC\x01"), make([]byte, 80)...),
+		append(append(append([]byte("MMC\x02"), make([]byte, 25)...), 0xff, 0xff, 0xff, 0xff), names...),
+		append(append([]byte("MMC\x02"), make([]byte, 29)...), make([]byte, 32)...)} {
 		if _, err := kv.Put(ctx, "other", m); err != nil {
 			t.Fatal(err)
 		}
@@ -111,7 +145,7 @@ func TestCheckpointLogReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	snap, _ := opt.MarshalBinary()
-	s := checkpointStore{kv: kv, key: "replay", chunk: 1 << 19}
+	s := checkpointStore{kv: kv, key: "replay", chunk: 1 << 19, self: "cccccccccccccccc"}
 	if err := s.storeSnapshot(ctx, snap); err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,11 @@ import (
 	natsjs "github.com/nats-io/nats.go/jetstream"
 )
 
+// ErrReplaced is returned by Run when another coordinator of the run took
+// it over (started with the same RunID while this one ran): this one
+// stops and leaves the run to it.
+var ErrReplaced = errors.New("jetstream: another coordinator took over the run")
+
 // CoordinatorConfig configures a Coordinator.
 type CoordinatorConfig struct {
 	// RunID names the run: its subjects, consumers and checkpoint key. 1 to
@@ -67,10 +72,11 @@ type Stats struct {
 	Applied     int // results applied to a generation
 	Duplicate   int // a second result for a candidate that has one
 	Stale       int // a result for an earlier generation of this run
-	Late        int // a result for the current generation after its deadline
+	Late        int // a result of the last generation ended at its deadline, after it
 	Foreign     int // run id, index or check not of a candidate waited for
 	Malformed   int // not a result message of this version
 	Redelivered int // applied results whose task had been delivered more than once
+	Republished int // tasks published again because their results were lost
 	Resumed     bool
 	// Overhead is the time the coordinator spent between a generation's
 	// last result and the next generation's last task published (Tell,
@@ -114,10 +120,13 @@ type Coordinator struct {
 	mu    sync.Mutex
 	stats Stats
 
-	checkpoint []byte     // the last snapshot taken
-	entry      []byte     // the last log entry
-	storing    chan error // the store in flight, nil when none
-	purged     bool       // the tasks of an earlier coordinator
+	xs         [][]float64 // the candidates published last
+	cutGen     uint64      // the last generation ended at its deadline
+	cutChecks  []uint64    // its checks; nil: none
+	checkpoint []byte      // the last snapshot taken
+	entry      []byte      // the last log entry
+	storing    chan error  // the store in flight, nil when none
+	purged     bool        // the tasks of an earlier coordinator
 }
 
 // NewCoordinator creates the streams, the bucket and the consumers of the
@@ -165,7 +174,7 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, cfg CoordinatorConfig) (
 	rand.Read(inc[:])
 	c := &Coordinator{cfg: cfg, names: n, js: js, incarnation: hex.EncodeToString(inc[:])}
 
-	c.ckpt = checkpointStore{kv: kv, key: n.runID, chunk: max(int(nc.MaxPayload())-chunkHeadroom, 1024)}
+	c.ckpt = checkpointStore{kv: kv, key: n.runID, chunk: max(int(nc.MaxPayload())-chunkHeadroom, 1024), self: c.incarnation}
 	snapshot, log, found, err := c.ckpt.load(ctx)
 	switch {
 	case err != nil:
@@ -184,6 +193,11 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, cfg CoordinatorConfig) (
 		})
 		if err != nil {
 			return nil, fmt.Errorf("jetstream: checkpoint of run %s: %w", n.runID, err)
+		}
+		// Take the run over: a coordinator of it still running sees its
+		// manifest replaced and stops.
+		if err := c.storeWith(ctx, c.ckpt.claim); err != nil {
+			return nil, err
 		}
 		c.stats.Resumed = true
 	default:
@@ -240,6 +254,11 @@ func (c *Coordinator) Run(ctx context.Context) (mmaes.Result, error) {
 	}
 	defer cc.Stop()
 	defer close(done)
+	var owner <-chan natsjs.KeyValueEntry
+	if w, err := c.ckpt.kv.Watch(ctx, c.names.runID, natsjs.UpdatesOnly()); err == nil {
+		defer w.Stop()
+		owner = w.Updates()
+	}
 
 	// Each generation: collect, tell, ask and publish the next one, and
 	// only then store the checkpoint (taken after Ask: it holds the
@@ -250,7 +269,7 @@ func (c *Coordinator) Run(ctx context.Context) (mmaes.Result, error) {
 		return c.opt.Result(), err
 	}
 	for checks != nil {
-		idx, fit, err := c.collect(ctx, msgs, gen, checks)
+		idx, fit, err := c.collect(ctx, msgs, owner, gen, checks)
 		if err != nil {
 			return c.opt.Result(), err
 		}
@@ -261,7 +280,8 @@ func (c *Coordinator) Run(ctx context.Context) (mmaes.Result, error) {
 		} else {
 			err = c.opt.TellSome(idx, fit)
 			if err == nil {
-				err = c.purge(ctx, gen)
+				c.cutGen, c.cutChecks = gen, checks
+				err = c.purge(ctx, c.names.taskSubject(gen))
 			}
 		}
 		if err != nil {
@@ -290,14 +310,17 @@ func (c *Coordinator) Run(ctx context.Context) (mmaes.Result, error) {
 
 // next asks the optimizer for the next generation and publishes it; checks
 // is nil when the run has stopped. The first generation of a resumed run
-// purges the tasks an earlier coordinator may have published of it and of
-// the generation after it (the same candidates, or ones the checkpoint
-// never saw), so that they are not evaluated for nothing.
+// purges the tasks an earlier coordinator left of the run (of this
+// generation, the same candidates, or of later ones the checkpoint never
+// saw), so that they are not evaluated for nothing.
 func (c *Coordinator) next(ctx context.Context) (gen uint64, checks []uint64, err error) {
 	if c.opt.Reason() != mmaes.NotStopped {
 		return 0, nil, nil
 	}
 	xs := c.opt.Ask()
+	if xs == nil { // stopped in Ask (a numerical breakdown)
+		return 0, nil, nil
+	}
 	gen = uint64(c.opt.Generation())
 	checks = make([]uint64, len(xs))
 	for i, x := range xs {
@@ -305,26 +328,31 @@ func (c *Coordinator) next(ctx context.Context) (gen uint64, checks []uint64, er
 	}
 	if c.stats.Resumed && !c.purged {
 		c.purged = true
-		for _, g := range []uint64{gen, gen + 1} {
-			if err := c.purge(ctx, g); err != nil {
-				return 0, nil, err
-			}
+		if err := c.purge(ctx, c.names.taskFilter()); err != nil {
+			return 0, nil, err
 		}
 	}
-	return gen, checks, c.publish(ctx, gen, xs, checks)
+	c.xs = xs
+	return gen, checks, c.publish(ctx, gen, xs, checks, nil, 0)
 }
 
-// publish publishes the tasks of generation gen, asynchronously, and
-// waits until the stream acknowledged each; a task whose publish failed
-// (the server restarting, say) is published again with its message id, so
-// that the server stores it once.
-func (c *Coordinator) publish(ctx context.Context, gen uint64, xs [][]float64, checks []uint64) error {
+// publish publishes the tasks of generation gen (those of indices; nil:
+// all), asynchronously, and waits until the stream acknowledged each; a
+// task whose publish failed (the server restarting, say) is published
+// again with its message id, so that the server stores it once. attempt
+// numbers the publications of a generation by one coordinator: a task
+// published again on purpose gets a new id.
+func (c *Coordinator) publish(ctx context.Context, gen uint64, xs [][]float64, checks []uint64, indices []int, attempt int) error {
 	subject := c.names.taskSubject(gen)
-	prefix := c.names.runID + "." + strconv.FormatUint(gen, 10) + "." + c.incarnation + "."
-	pending := make([]int, len(xs))
-	for i := range pending {
-		pending[i] = i
+	prefix := c.names.runID + "." + strconv.FormatUint(gen, 10) + "." + c.incarnation + "." + strconv.Itoa(attempt) + "."
+	pending := indices
+	if pending == nil {
+		pending = make([]int, len(xs))
+		for i := range pending {
+			pending[i] = i
+		}
 	}
+	published := len(pending)
 	futures := make([]natsjs.PubAckFuture, len(xs))
 	wait := 20 * time.Millisecond
 	for len(pending) > 0 {
@@ -361,7 +389,7 @@ func (c *Coordinator) publish(ctx context.Context, gen uint64, xs [][]float64, c
 		}
 	}
 	c.mu.Lock()
-	c.stats.Published += len(xs)
+	c.stats.Published += published
 	c.mu.Unlock()
 	return nil
 }
@@ -369,8 +397,12 @@ func (c *Coordinator) publish(ctx context.Context, gen uint64, xs [][]float64, c
 // collect receives results until every candidate of generation gen has one
 // or, with a deadline, until the deadline passed and at least one has. It
 // returns the indices with a value and the values: in arrival order, or,
-// when every candidate has one, in candidate order.
-func (c *Coordinator) collect(ctx context.Context, msgs <-chan natsjs.Msg, gen uint64, checks []uint64) ([]int, []float64, error) {
+// when every candidate has one, in candidate order. It stops with
+// ErrReplaced when another coordinator claims the run (owner). When results
+// are missing, none came for a while and none of the generation's tasks is
+// left in the stream (their results were lost: taken by a coordinator
+// that was replaced, say), it publishes the missing tasks again.
+func (c *Coordinator) collect(ctx context.Context, msgs <-chan natsjs.Msg, owner <-chan natsjs.KeyValueEntry, gen uint64, checks []uint64) ([]int, []float64, error) {
 	lambda := len(checks)
 	have := make([]bool, lambda)
 	idx := make([]int, 0, lambda)
@@ -381,6 +413,9 @@ func (c *Coordinator) collect(ctx context.Context, msgs <-chan natsjs.Msg, gen u
 		defer t.Stop()
 		deadline = t.C
 	}
+	check := time.NewTicker(lostResultsCheck)
+	defer check.Stop()
+	last, attempt := time.Now(), 0
 	expired := false
 	var r result
 	for len(idx) < lambda && !(expired && len(idx) > 0) {
@@ -390,8 +425,35 @@ func (c *Coordinator) collect(ctx context.Context, msgs <-chan natsjs.Msg, gen u
 		case <-deadline:
 			expired = true
 			deadline = nil
+		case e := <-owner:
+			if e != nil && e.Operation() == natsjs.KeyValuePut && manifestOwner(e.Value()) != c.incarnation {
+				return nil, nil, fmt.Errorf("%w (run %s): this one stops", ErrReplaced, c.names.runID)
+			}
 		case m := <-msgs:
-			c.receive(m, &r, gen, checks, have, &idx, vals)
+			if c.receive(m, &r, gen, checks, have, &idx, vals) {
+				last = time.Now()
+			}
+		case <-check.C:
+			if time.Since(last) < lostResultsCheck {
+				continue
+			}
+			if left, err := c.tasksLeft(ctx, gen); err != nil || left > 0 {
+				continue
+			}
+			var missing []int
+			for i, h := range have {
+				if !h {
+					missing = append(missing, i)
+				}
+			}
+			attempt++
+			if err := c.publish(ctx, gen, c.xs, checks, missing, attempt); err != nil {
+				return nil, nil, err
+			}
+			c.mu.Lock()
+			c.stats.Republished += len(missing)
+			c.mu.Unlock()
+			last = time.Now()
 		}
 	}
 	if len(idx) == lambda {
@@ -401,17 +463,19 @@ func (c *Coordinator) collect(ctx context.Context, msgs <-chan natsjs.Msg, gen u
 	for j, i := range idx {
 		fit[j] = vals[i]
 	}
-	// Results of this generation that arrive later are late.
-	c.drainLate(msgs, gen, checks)
 	return idx, fit, nil
 }
 
+// lostResultsCheck is how often collect looks for lost results, and how
+// long it waits after the last result before it does.
+const lostResultsCheck = 2 * time.Second
+
 // receive decodes and checks one result message, records an applicable
-// value, and acknowledges the message whatever it held: the coordinator
-// never wants it again. A value is applied once the checkpoint holding it
-// is stored; a coordinator that dies before that publishes the generation
-// again.
-func (c *Coordinator) receive(m natsjs.Msg, r *result, gen uint64, checks []uint64, have []bool, idx *[]int, vals []float64) {
+// value (and reports it), and acknowledges the message whatever it held:
+// the coordinator never wants it again. A value is applied once the
+// checkpoint holding it is stored; a coordinator that dies before that
+// publishes the generation again.
+func (c *Coordinator) receive(m natsjs.Msg, r *result, gen uint64, checks []uint64, have []bool, idx *[]int, vals []float64) bool {
 	defer m.Ack()
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -420,6 +484,8 @@ func (c *Coordinator) receive(m natsjs.Msg, r *result, gen uint64, checks []uint
 		c.stats.Malformed++
 	case r.runID != c.names.runID:
 		c.stats.Foreign++
+	case c.cutChecks != nil && r.generation == c.cutGen && int(r.index) < len(c.cutChecks) && r.check == c.cutChecks[r.index]:
+		c.stats.Late++
 	case r.generation < gen:
 		c.stats.Stale++
 	case r.generation > gen || int(r.index) >= len(checks) || r.check != checks[r.index]:
@@ -434,46 +500,42 @@ func (c *Coordinator) receive(m natsjs.Msg, r *result, gen uint64, checks []uint
 		if r.delivered > 1 {
 			c.stats.Redelivered++
 		}
+		return true
 	}
+	return false
 }
 
-// drainLate counts (and acknowledges) the results waiting in msgs after a
-// generation ended at its deadline.
-func (c *Coordinator) drainLate(msgs <-chan natsjs.Msg, gen uint64, checks []uint64) {
-	var r result
-	for {
-		select {
-		case m := <-msgs:
-			if decodeResult(m.Data(), &r) == nil && r.runID == c.names.runID && r.generation == gen &&
-				int(r.index) < len(checks) && r.check == checks[r.index] {
-				c.mu.Lock()
-				c.stats.Late++
-				c.mu.Unlock()
-				m.Ack()
-				continue
-			}
-			// Anything else is judged as if it arrived in the next
-			// generation: stale or foreign.
-			c.receive(m, &r, gen+1, nil, nil, nil, nil)
-		default:
-			return
-		}
-	}
-}
-
-// purge removes the tasks of generation gen still in the stream.
-func (c *Coordinator) purge(ctx context.Context, gen uint64) error {
+// purge removes the tasks of subject (a generation's, or the run's) still
+// in the stream.
+func (c *Coordinator) purge(ctx context.Context, subject string) error {
 	err := retry(ctx, func(ctx context.Context) error {
 		s, err := c.js.Stream(ctx, c.names.taskStream())
 		if err != nil {
 			return err
 		}
-		return s.Purge(ctx, natsjs.WithPurgeSubject(c.names.taskSubject(gen)))
+		return s.Purge(ctx, natsjs.WithPurgeSubject(subject))
 	})
 	if err != nil {
-		return fmt.Errorf("jetstream: purging the tasks of generation %d: %w", gen, err)
+		return fmt.Errorf("jetstream: purging the tasks %s: %w", subject, err)
 	}
 	return nil
+}
+
+// tasksLeft returns the number of tasks of generation gen still in the
+// stream, waiting or with a worker.
+func (c *Coordinator) tasksLeft(ctx context.Context, gen uint64) (uint64, error) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	s, err := c.js.Stream(ctx, c.names.taskStream())
+	if err != nil {
+		return 0, err
+	}
+	subject := c.names.taskSubject(gen)
+	info, err := s.Info(ctx, natsjs.WithSubjectFilter(subject))
+	if err != nil {
+		return 0, err
+	}
+	return info.State.Subjects[subject], nil
 }
 
 // storeAsync stores, on another goroutine once the store in flight is
@@ -498,9 +560,21 @@ func (c *Coordinator) storeAsync(ctx context.Context, all bool, idx []int, fit [
 	}
 	done := make(chan error, 1)
 	c.storing = done
-	go func() { done <- c.storeWith(ctx, op) }()
+	go func() {
+		// A store in flight when Run's context ends gets storeGrace to
+		// finish: a coordinator interrupted cleanly keeps its last
+		// generation.
+		sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		stop := context.AfterFunc(ctx, func() { time.AfterFunc(storeGrace, cancel) })
+		done <- c.storeWith(sctx, op)
+		stop()
+		cancel()
+	}()
 	return nil
 }
+
+// storeGrace is how long a checkpoint store may outlive Run's context.
+const storeGrace = 10 * time.Second
 
 // waitStore waits for the store in flight, if any, and returns its error.
 func (c *Coordinator) waitStore() error {
@@ -524,10 +598,13 @@ func (c *Coordinator) storeWith(ctx context.Context, op func(ctx context.Context
 	err := retry(ctx, func(ctx context.Context) error {
 		err := op(ctx)
 		if errors.Is(err, natsjs.ErrKeyExists) || errors.Is(err, natsjs.ErrKeyRevisionMismatch) {
-			return fmt.Errorf("%w: another coordinator stored a checkpoint of run %s (%v)", errPermanent, c.names.runID, err)
+			return permanent{ErrReplaced}
 		}
 		return err
 	})
+	if errors.Is(err, ErrReplaced) {
+		return fmt.Errorf("%w (run %s): this one stops", ErrReplaced, c.names.runID)
+	}
 	if err != nil {
 		return fmt.Errorf("jetstream: storing the checkpoint: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -73,36 +74,37 @@ func TestCoordinatorResumesFinishedRun(t *testing.T) {
 }
 
 // With a deadline a generation ends with the results that arrived: one
-// worker of two is slow, so some results are late; every generation still
+// worker of three is slow, so some results are late; every generation still
 // ends, and the late results are counted, never applied.
 func TestDeadline(t *testing.T) {
+	const gens = 20
 	ts := startServer(t)
-	cfg := testConfig(12)
-	startWorkers(t, ts.url(), "deadline", 2, 0)
+	cfg := testConfig(gens)
+	startWorkers(t, ts.url(), "deadline", 2, 5*time.Millisecond)
 	slow := connect(t, ts.url())
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var calls atomic.Int64
 	w, err := NewWorker(slow, WorkerConfig{RunID: "deadline", Objective: func(x []float64) float64 {
 		calls.Add(1)
-		time.Sleep(150 * time.Millisecond)
+		time.Sleep(120 * time.Millisecond)
 		return testObjective(0)(x)
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	go w.Run(ctx)
-	res, st := runCoordinator(t, ts.url(), CoordinatorConfig{RunID: "deadline", Optimizer: cfg, Deadline: 50 * time.Millisecond})
+	res, st := runCoordinator(t, ts.url(), CoordinatorConfig{RunID: "deadline", Optimizer: cfg, Deadline: 40 * time.Millisecond})
 	lambda := cfg.Lambda
 	if lambda == 0 {
 		lambda = 4 + int(3*math.Log(8))
 	}
-	if res.Generations != 12 || res.Evals != st.Applied || res.Evals >= 12*lambda || calls.Load() == 0 {
-		t.Errorf("result %+v, stats %+v, slow worker called %d times: want 12 generations with fewer than %d evaluations",
-			res, st, calls.Load(), 12*lambda)
+	if res.Generations != gens || res.Evals >= gens*lambda || calls.Load() == 0 {
+		t.Errorf("result %+v, stats %+v, slow worker called %d times: want %d generations with fewer than %d evaluations",
+			res, st, calls.Load(), gens, gens*lambda)
 	}
-	if st.Published != 12*lambda {
-		t.Errorf("published %d, want %d", st.Published, 12*lambda)
+	if st.Published != gens*lambda || st.Late == 0 || st.Applied+st.Late+st.Stale > st.Published+st.Republished {
+		t.Errorf("published %d, want %d; %d late (want some), stats %+v", st.Published, gens*lambda, st.Late, st)
 	}
 }
 
@@ -167,6 +169,11 @@ func TestPoisonedResults(t *testing.T) {
 				edit(&r)
 				poison = append(poison, appendResult(nil, &r))
 			}
+			// First the true value, twice: one copy (or the worker's own
+			// result) is applied, the others are duplicates (or stale, if
+			// the generation ended before they came).
+			add(func(r *result) { r.f = testObjective(0)(tk.x) })
+			add(func(r *result) { r.f = testObjective(0)(tk.x) })
 			poison = append(poison, []byte("garbage"), nil, valid[:len(valid)-len(runID)-1], valid[:20])
 			wrongVersion := append([]byte(nil), valid...)
 			wrongVersion[3] = 2
@@ -191,14 +198,14 @@ func TestPoisonedResults(t *testing.T) {
 	if volleys.Load() < 10 {
 		t.Fatalf("only %d volleys of poison published", volleys.Load())
 	}
-	if st.Applied != want.Evals || st.Malformed < 10 || st.Foreign < 10 || st.Stale < 5 {
+	if st.Applied != want.Evals || st.Malformed < 10 || st.Foreign < 10 || st.Stale < 5 || st.Duplicate < 1 {
 		t.Errorf("stats %+v after %d volleys", st, volleys.Load())
 	}
 }
 
 // A worker stopped in the middle of a task (its context: the connection
-// stays) leaves the task unacknowledged; the server delivers it again
-// after AckWait to another worker, and it is applied once.
+// stays) still publishes the value it evaluated and acknowledges the task:
+// nothing is delivered again, nothing waits for AckWait (a minute here).
 func TestWorkerStoppedMidTask(t *testing.T) {
 	ts := startServer(t)
 	cfg := testConfig(20)
@@ -219,7 +226,7 @@ func TestWorkerStoppedMidTask(t *testing.T) {
 		t.Fatal(err)
 	}
 	go w.Run(ctx)
-	c, err := NewCoordinator(context.Background(), connect(t, ts.url()), CoordinatorConfig{RunID: runID, Optimizer: cfg, AckWait: 500 * time.Millisecond})
+	c, err := NewCoordinator(context.Background(), connect(t, ts.url()), CoordinatorConfig{RunID: runID, Optimizer: cfg, AckWait: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,8 +238,88 @@ func TestWorkerStoppedMidTask(t *testing.T) {
 	}
 	cancel()
 	startWorkers(t, ts.url(), runID, 2, 0)
+	start := time.Now()
 	sameResult(t, wait(), want)
-	if st := c.Stats(); st.Redelivered != 1 || st.Applied != want.Evals {
-		t.Errorf("stats %+v: want one redelivered task, %d applied", st, want.Evals)
+	if st := c.Stats(); st.Redelivered != 0 || st.Applied != want.Evals || time.Since(start) > 30*time.Second {
+		t.Errorf("stats %+v after %v: want no redelivered task, %d applied", st, time.Since(start), want.Evals)
+	}
+	for deadline := time.Now().Add(time.Second); w.Stats().Evaluated != 5 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if e := w.Stats().Evaluated; e != 5 {
+		t.Errorf("the stopped worker answered %d tasks, want its 5", e)
+	}
+}
+
+// With Prefetch, a task fetched while another is evaluated is kept alive:
+// evaluations longer than AckWait deliver nothing twice.
+func TestPrefetchKeepsTasksAlive(t *testing.T) {
+	ts := startServer(t)
+	cfg := testConfig(2)
+	cfg.Lambda = 4
+	want := serial(t, cfg)
+	const runID = "prefetch-slow"
+	g := startWorkers(t, ts.url(), runID, 1, 0, func(c *WorkerConfig) {
+		c.Prefetch = true
+		f := c.Objective
+		c.Objective = func(x []float64) float64 {
+			time.Sleep(400 * time.Millisecond)
+			return f(x)
+		}
+	})
+	res, st := runCoordinator(t, ts.url(), CoordinatorConfig{RunID: runID, Optimizer: cfg, AckWait: 300 * time.Millisecond})
+	sameResult(t, res, want)
+	if total, _ := g.evaluated(want.Evals); st.Redelivered != 0 || st.Duplicate != 0 || total != want.Evals {
+		t.Errorf("stats %+v, %d evaluated: want %d, none twice", st, total, want.Evals)
+	}
+}
+
+// A second coordinator of a running run takes it over: the first stops
+// with ErrReplaced, the second ends the run, and the result is the serial
+// run's (the results the first took are published again).
+func TestSecondCoordinatorTakesOver(t *testing.T) {
+	ts := startServer(t)
+	cfg := testConfig(60)
+	want := serial(t, cfg)
+	const runID = "two"
+	startWorkers(t, ts.url(), runID, 3, time.Millisecond)
+	reached := make(chan struct{})
+	var once sync.Once
+	first, err := NewCoordinator(context.Background(), connect(t, ts.url()), CoordinatorConfig{RunID: runID, Optimizer: cfg,
+		Progress: func(p Progress) {
+			if p.Generation >= 10 {
+				once.Do(func() { close(reached) })
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	firstErr := make(chan error, 1)
+	go func() {
+		_, err := first.Run(ctx)
+		firstErr <- err
+	}()
+	<-reached
+	second, err := NewCoordinator(ctx, connect(t, ts.url()), CoordinatorConfig{RunID: runID, Optimizer: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-firstErr:
+		if !errors.Is(err, ErrReplaced) {
+			t.Fatalf("the first coordinator ended with %v, want ErrReplaced", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the first coordinator did not stop")
+	}
+	res, err := second.Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameResult(t, res, want)
+	if !second.Stats().Resumed {
+		t.Error("the second coordinator did not resume")
 	}
 }

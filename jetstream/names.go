@@ -77,7 +77,7 @@ func ensureStreams(ctx context.Context, js natsjs.JetStream, n names) (natsjs.Ke
 				return err
 			}
 			if r := s.CachedInfo().Config.Retention; r != natsjs.WorkQueuePolicy {
-				return fmt.Errorf("%w: exists with retention %v, want a work queue", errPermanent, r)
+				return permanent{fmt.Errorf("exists with retention %v, want a work queue", r)}
 			}
 			return nil
 		})
@@ -117,7 +117,8 @@ func retry(ctx context.Context, op func(ctx context.Context) error) error {
 		octx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		err := op(octx)
 		cancel()
-		if err == nil || errors.Is(err, errPermanent) {
+		var p permanent
+		if err == nil || errors.As(err, &p) {
 			return err
 		}
 		if ctx.Err() != nil {
@@ -132,8 +133,11 @@ func retry(ctx context.Context, op func(ctx context.Context) error) error {
 	}
 }
 
-// errPermanent wraps an error retry must not retry.
-var errPermanent = errors.New("permanent")
+// permanent wraps an error retry must not retry.
+type permanent struct{ err error }
+
+func (p permanent) Error() string { return p.err.Error() }
+func (p permanent) Unwrap() error { return p.err }
 
 // permanentAPIError marks the server's answers (a configuration it refuses,
 // say) permanent: only the absence of an answer (a timeout, no
@@ -141,7 +145,7 @@ var errPermanent = errors.New("permanent")
 func permanentAPIError(err error) error {
 	var api *natsjs.APIError
 	if errors.As(err, &api) {
-		return fmt.Errorf("%w: %w", errPermanent, err)
+		return permanent{err}
 	}
 	return err
 }

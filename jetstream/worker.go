@@ -106,11 +106,15 @@ func (w *Worker) Run(ctx context.Context) error {
 				if m == nil {
 					continue
 				}
+				// The fetched task waits for the evaluation in progress:
+				// kept alive, so that it is not delivered again meanwhile.
+				stop := keepAlive(m, ackWait)
 				select {
 				case next <- m:
 				case <-ctx.Done():
 					m.Nak() // to another worker at once
 				}
+				stop()
 			}
 		}()
 		for done := false; !done; {
@@ -143,6 +147,38 @@ func (w *Worker) fetch(ctx context.Context, cons natsjs.Consumer) natsjs.Msg {
 	return nil
 }
 
+// resultGrace is how long a stopped worker tries to publish a result it
+// evaluated.
+const resultGrace = 5 * time.Second
+
+// keepAlive tells the server every third of ackWait that task m is in
+// progress, until the returned function is called.
+func keepAlive(m natsjs.Msg, ackWait time.Duration) (stop func()) {
+	if ackWait <= 0 {
+		return func() {}
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(ackWait / 3)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				m.InProgress()
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		wg.Wait()
+	}
+}
+
 func (w *Worker) pause(ctx context.Context) {
 	select {
 	case <-ctx.Done():
@@ -150,9 +186,9 @@ func (w *Worker) pause(ctx context.Context) {
 	}
 }
 
-// handle evaluates one task and publishes its result. A worker stopped (ctx)
-// during the objective leaves the task unacknowledged: it is delivered
-// again to another worker.
+// handle evaluates one task and publishes its result. A worker stopped
+// (ctx) during the objective still publishes its result (for up to
+// resultGrace) and acknowledges the task.
 func (w *Worker) handle(ctx context.Context, m natsjs.Msg, t *task, ackWait time.Duration) {
 	if err := decodeTask(m.Data(), t); err != nil || t.runID != w.names.runID {
 		w.mu.Lock()
@@ -172,30 +208,9 @@ func (w *Worker) handle(ctx context.Context, m natsjs.Msg, t *task, ackWait time
 		id = t.runID + "." + strconv.FormatUint(meta.Sequence.Stream, 10)
 	}
 
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	if ackWait > 0 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			tick := time.NewTicker(ackWait / 3)
-			defer tick.Stop()
-			for {
-				select {
-				case <-done:
-					return
-				case <-tick.C:
-					m.InProgress()
-				}
-			}
-		}()
-	}
+	stop := keepAlive(m, ackWait)
 	f := w.cfg.Objective(t.x)
-	close(done)
-	wg.Wait()
-	if ctx.Err() != nil {
-		return
-	}
+	stop()
 
 	r := result{runID: t.runID, generation: t.generation, index: t.index, check: t.check,
 		delivered: uint32(min(delivered, 1<<32-1)), f: f}
@@ -219,12 +234,16 @@ func (w *Worker) handle(ctx context.Context, m natsjs.Msg, t *task, ackWait time
 			}
 		}
 		if err != nil {
-			err = retry(ctx, func(ctx context.Context) error {
+			// A worker being stopped still delivers what it evaluated,
+			// for a while.
+			pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), resultGrace)
+			defer cancel()
+			err = retry(pctx, func(ctx context.Context) error {
 				_, err := w.js.Publish(ctx, w.names.resultSubject(), data, opts...)
 				return err
 			})
 			if err != nil {
-				return // ctx ended: the task stays unacknowledged
+				return // the task stays unacknowledged: delivered again
 			}
 		}
 		m.Ack()

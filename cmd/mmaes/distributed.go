@@ -6,9 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	neturl "net/url"
 	"os"
 	"os/signal"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/mmaes-go/mmaes"
@@ -24,7 +26,7 @@ func runFlags(fs *flag.FlagSet) (url, runID, fname *string) {
 	if u := os.Getenv("NATS_URL"); u != "" {
 		def = u
 	}
-	url = fs.String("nats", def, "NATS server URL, credentials included (nats://user:password@host:4222); default $NATS_URL")
+	url = fs.String("nats", def, "NATS server URL, with the credentials in it (nats://user:password@host:4222); $NATS_URL sets the default")
 	runID = fs.String("run", "demo", "run id: names the run's subjects, consumers and checkpoint (the same for coordinate and work)")
 	fname = fs.String("f", "ell", "test function (short name, as in mmaes run; the same for coordinate and work)")
 	return url, runID, fname
@@ -35,9 +37,24 @@ func runFlags(fs *flag.FlagSet) (url, runID, fname *string) {
 func connectNATS(url, name string) (*nats.Conn, error) {
 	nc, err := nats.Connect(url, nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(250*time.Millisecond))
 	if err != nil {
-		return nil, fmt.Errorf("connecting to %s: %w", url, err)
+		return nil, fmt.Errorf("connecting to %s: %w", redacted(url), err)
 	}
 	return nc, nil
+}
+
+// redacted is a server URL with its password replaced by "xxxxx".
+func redacted(s string) string {
+	u, err := neturl.Parse(s)
+	if err != nil {
+		return "(an unparsable URL)"
+	}
+	return u.Redacted()
+}
+
+// interrupted returns the context of a command that SIGINT (Ctrl-C) and
+// SIGTERM stop.
+func interrupted() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
 // coordinateCmd is `mmaes coordinate`: the coordinator of a distributed run
@@ -77,7 +94,7 @@ func coordinateCmd(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer nc.Close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interrupted()
 	defer stop()
 	if *fresh {
 		if err := jetstream.DeleteRun(ctx, nc, "", *runID); err != nil {
@@ -105,25 +122,54 @@ func coordinateCmd(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	opt := c.Optimizer()
-	resumed := ""
 	if c.Stats().Resumed {
-		resumed = fmt.Sprintf(", resumed at generation %d", opt.Generation())
+		// The checkpoint holds the run's configuration: this command's
+		// -f, -n, -update, -seed and -lambda do not apply to it.
+		fmt.Fprintf(stdout, "run %s resumed at generation %d from its checkpoint: n = %d, %s, λ = %d (this command's problem flags are not used; -fresh starts over)\n",
+			*runID, opt.Generation(), opt.Dim(), opt.Update(), opt.Lambda())
+	} else {
+		fmt.Fprintf(stdout, "run %s: %s, n = %d, %s, λ = %d, seed %d\n", *runID, fn.Name, *n, u, opt.Lambda(), *seed)
 	}
-	fmt.Fprintf(stdout, "run %s: %s, n = %d, %s, λ = %d, seed %d%s; tasks on %s\n",
-		*runID, fn.Name, *n, u, opt.Lambda(), *seed, resumed, nc.ConnectedUrlRedacted())
+	fmt.Fprintf(stdout, "tasks on %s; workers: mmaes work -run %s -f %s\n", nc.ConnectedUrlRedacted(), *runID, *fname)
 	gen0, evals0 := opt.Generation(), opt.Evals()
+	// Say so when no result comes for a while: no worker of this run?
+	watch := make(chan struct{})
+	go func() {
+		last, since := -1, time.Now()
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-watch:
+				return
+			case <-tick.C:
+				if a := c.Stats().Applied; a != last {
+					last, since = a, time.Now()
+				} else if time.Since(since) >= 10*time.Second {
+					prog.show(fmt.Sprintf("no result for %.0f s: is a worker of run %s running (mmaes work -run %s)?",
+						time.Since(since).Seconds(), *runID, *runID))
+				}
+			}
+		}
+	}()
 	res, err := c.Run(ctx)
+	close(watch)
 	prog.done()
 	wall := time.Since(start)
 	st := c.Stats()
+	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stdout, "interrupted at generation %d (f = %.6g after %d evaluations); run the same command again to resume\n",
+			res.Generations, res.F, res.Evals)
+		return nil
+	}
 	fmt.Fprintf(stdout, "%s after %d evaluations, %d generations: f = %.6g\n", res.Reason, res.Evals, res.Generations, res.F)
 	gens := res.Generations - gen0
 	if gens > 0 {
-		fmt.Fprintf(stdout, "this coordinator: %d evaluations in %.2f s (%.1f/s), overhead %.3f ms a generation (tell, checkpoint, ask, publish)\n",
+		fmt.Fprintf(stdout, "this coordinator: %d evaluations in %.2f s (%.1f/s), overhead %.3f ms a generation (tell, ask, publish)\n",
 			res.Evals-evals0, wall.Seconds(), float64(res.Evals-evals0)/wall.Seconds(), st.Overhead.Seconds()*1e3/float64(gens))
 	}
-	fmt.Fprintf(stdout, "results: %d applied (%d redelivered tasks); dropped: %d duplicate, %d stale, %d late, %d foreign, %d malformed\n",
-		st.Applied, st.Redelivered, st.Duplicate, st.Stale, st.Late, st.Foreign, st.Malformed)
+	fmt.Fprintf(stdout, "results: %d applied (%d redelivered tasks, %d tasks published again); dropped: %d duplicate, %d stale, %d late, %d foreign, %d malformed\n",
+		st.Applied, st.Redelivered, st.Republished, st.Duplicate, st.Stale, st.Late, st.Foreign, st.Malformed)
 	return err
 }
 
@@ -146,7 +192,7 @@ func workCmd(args []string, stdout, stderr io.Writer) error {
 	if *workers < 1 || *delay < 0 || *idle < 0 {
 		return fmt.Errorf("%w: -workers must be positive, -delay and -idle not negative", errUsage)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interrupted()
 	defer stop()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -173,7 +219,7 @@ func workCmd(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	fmt.Fprintf(stdout, "%d worker(s) of run %s on %s: %s\n", *workers, *runID, *url, fn.Name)
+	fmt.Fprintf(stdout, "%d worker(s) of run %s on %s: %s\n", *workers, *runID, redacted(*url), fn.Name)
 	done := make(chan struct{})
 	for _, w := range ws {
 		go func() {

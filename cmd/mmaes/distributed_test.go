@@ -62,6 +62,11 @@ func TestCoordinateWork(t *testing.T) {
 	if !strings.Contains(stdout, "dropped: 0 duplicate, 0 stale, 0 late, 0 foreign, 0 malformed") {
 		t.Errorf("coordinate dropped results:\n%s", stdout)
 	}
+	for _, out := range []string{stdout, stderr, w.stdout, w.stderr} {
+		if strings.Contains(out, ":pw@") {
+			t.Errorf("the password is printed:\n%s", out)
+		}
+	}
 	_, serial, _ := exec("run", "-f", "sp", "-n", "6", "-seed", "3", "-q")
 	if want := fmt.Sprintf("evaluations: %s in %s generations", m[1], m[2]); !strings.Contains(serial, want) || !strings.Contains(serial, "best f:      "+m[3]+"\n") {
 		t.Errorf("mmaes run differs: want %q and f = %s in\n%s", want, m[3], serial)
@@ -101,7 +106,8 @@ func TestCoordinateWorkBadCommandLines(t *testing.T) {
 	if code, _, stderr := exec("coordinate", "-nats", "nats://127.0.0.1:1", "-q"); code != 1 || !strings.Contains(stderr, "connecting") {
 		t.Errorf("no server: exit %d, %q", code, stderr)
 	}
-	if code, _, stderr := exec("work", "-nats", "nats://127.0.0.1:1", "-q"); code != 1 || !strings.Contains(stderr, "connecting") {
-		t.Errorf("work, no server: exit %d, %q", code, stderr)
+	if code, _, stderr := exec("work", "-nats", "nats://someone:secret@127.0.0.1:1", "-q"); code != 1 || !strings.Contains(stderr, "connecting") ||
+		strings.Contains(stderr, "secret") {
+		t.Errorf("work, no server: exit %d, %q (and no password)", code, stderr)
 	}
 }
