@@ -226,10 +226,10 @@ func (c *Coordinator) Stats() Stats {
 }
 
 // Run runs generations until the optimizer stops or ctx ends, and returns
-// the optimizer's Result. It returns an error when ctx ends, when the
-// checkpoint cannot be stored, or when another coordinator stored a
-// checkpoint of the run since this one loaded it (two coordinators of one
-// run: this one stops).
+// the optimizer's Result. It returns an error when ctx ends (a checkpoint
+// being stored then gets a few seconds to finish), when the checkpoint
+// cannot be stored, and ErrReplaced (wrapped) when another coordinator of
+// the run took it over: two coordinators of one run never both go on.
 func (c *Coordinator) Run(ctx context.Context) (mmaes.Result, error) {
 	defer c.waitStore()
 	var cons natsjs.Consumer
