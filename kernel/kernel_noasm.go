@@ -44,6 +44,6 @@ func dotRows(dst, a []float64, ka int, b []float64, kb, cols, stride int) {
 	dotRowsGeneric(dst, a, ka, b, kb, cols, stride)
 }
 
-func combineRows(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64) {
+func combineRows(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64, _ int) {
 	combineRowsGeneric(x, m, sigma, s, z, k, cols, stride, p, kp, c)
 }

@@ -23,6 +23,13 @@ const dotRowsBlock = 256
 // bytes.) The result does not depend on it (each element is one chain).
 const combineBlock = 1024
 
+// combinePrefetchMin is the fewest elements of p (16 MiB) for which
+// CombineRows asks for the next block's panel of p ahead of time (on the
+// paths that prefetch): below it p stays in the last-level cache of the
+// CPUs measured (docs/large-scale.md, Speed), and the prefetches only take
+// load slots.
+const combinePrefetchMin = 1 << 21
+
 // combineTerms is the most terms one call of CombineRows' assembly takes;
 // more are done in chunks, the partial sums going through x (exactly).
 const combineTerms = 128
@@ -116,6 +123,10 @@ func CombineRows(x, m []float64, sigma float64, s, z []float64, k, n int, p []fl
 		if m != nil {
 			mc = m[c0:]
 		}
-		combineRows(x[c0:], mc, sigma, s[c0:], z[c0:], k, w, n, pc, kp, c)
+		ahead := 0
+		if c0+w < n && kp*n >= combinePrefetchMin {
+			ahead = w
+		}
+		combineRows(x[c0:], mc, sigma, s[c0:], z[c0:], k, w, n, pc, kp, c, ahead)
 	}
 }

@@ -19,12 +19,12 @@ func dotRows(dst, a []float64, ka int, b []float64, kb, cols, stride int) {
 	dotRowsTiles(dst, a, ka, b, kb, cols, stride)
 }
 
-func combineRows(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64) {
+func combineRows(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64, ahead int) {
 	if !useAVX2 {
 		combineRowsGeneric(x, m, sigma, s, z, k, cols, stride, p, kp, c)
 		return
 	}
-	combineRowsTiles(x, m, sigma, s, z, k, cols, stride, p, kp, c)
+	combineRowsTiles(x, m, sigma, s, z, k, cols, stride, p, kp, c, ahead)
 }
 
 //go:noescape
@@ -96,11 +96,11 @@ func lrComb4(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, fir
 // 32 zmm registers on AVX-512.
 const combTileRows = 6
 
-func lrCombTile(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool) {
+func lrCombTile(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp, pf int, first, last bool) {
 	if useAVX512 {
 		c32 := cols &^ 31
 		if c32 > 0 {
-			combineRows6AVX512(x, m, s, z, p, c, sigma, c32, stride, kp, first, last)
+			combineRows6AVX512(x, m, s, z, p, c, sigma, c32, stride, kp, pf, first, last)
 		}
 		if c32 == cols {
 			return
@@ -112,7 +112,7 @@ func lrCombTile(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, 
 }
 
 //go:noescape
-func combineRows6AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool)
+func combineRows6AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp, pf int, first, last bool)
 
 func lrComb1(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool) {
 	if useAVX512 {

@@ -10,12 +10,12 @@ func dotRows(dst, a []float64, ka int, b []float64, kb, cols, stride int) {
 	dotRowsTiles(dst, a, ka, b, kb, cols, stride)
 }
 
-func combineRows(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64) {
+func combineRows(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64, ahead int) {
 	if !useNEON {
 		combineRowsGeneric(x, m, sigma, s, z, k, cols, stride, p, kp, c)
 		return
 	}
-	combineRowsTiles(x, m, sigma, s, z, k, cols, stride, p, kp, c)
+	combineRowsTiles(x, m, sigma, s, z, k, cols, stride, p, kp, c, ahead)
 }
 
 //go:noescape
@@ -43,7 +43,7 @@ func lrComb4(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, fir
 // combTileRows is the height of CombineRows' main tile: NEON's tile of 4.
 const combTileRows = 4
 
-func lrCombTile(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool) {
+func lrCombTile(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp, pf int, first, last bool) {
 	combineRows4NEON(x, m, s, z, p, c, sigma, cols, stride, kp, first, last)
 }
 

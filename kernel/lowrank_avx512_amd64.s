@@ -41,14 +41,42 @@
 	VFMADD213PD Z26, Z28, r2 \
 	VFMADD213PD Z27, Z28, r3
 
-// func combineRows6AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool)
+// func combineRows6AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp, pf int, first, last bool)
 // Requires: AVX512F
 //
 // combineRows6AVX2 (the same chain for each element) on 6 rows × 32
 // columns at a time, cols a multiple of 32: 24 zmm accumulators, a term's
 // 32 columns of p loaded once for the 6 rows, each row's coefficient
-// broadcast from c[t*6+r].
-TEXT ·combineRows6AVX512(SB), NOSPLIT, $0-82
+// broadcast from c[t*6+r]. With pf ≠ 0 each term step also asks L2 for
+// the cache line pf bytes on from the term's columns of p (the next
+// block's, which would otherwise come from memory in the next block's
+// first tile), and each 32-column step asks L1 for the 6 rows of z 1 KiB
+// on (prefetches do not fault, so past the end is harmless).
+// TERM6 is one term step of combineRows6AVX512: the term's 32 columns of
+// p into Z24-Z27, each row's coefficient broadcast, 24 FMAs; it leaves the
+// flags of the count of terms left.
+#define TERM6 \
+	LD4((CX), Z24, Z25, Z26, Z27)   \
+	VBROADCASTSD 0(DI), Z28         \
+	FMA4(Z28, Z0, Z1, Z2, Z3)       \
+	VBROADCASTSD 8(DI), Z29         \
+	FMA4(Z29, Z4, Z5, Z6, Z7)       \
+	VBROADCASTSD 16(DI), Z28        \
+	FMA4(Z28, Z8, Z9, Z10, Z11)     \
+	VBROADCASTSD 24(DI), Z29        \
+	FMA4(Z29, Z12, Z13, Z14, Z15)   \
+	VBROADCASTSD 32(DI), Z28        \
+	FMA4(Z28, Z16, Z17, Z18, Z19)   \
+	VBROADCASTSD 40(DI), Z29        \
+	FMA4(Z29, Z20, Z21, Z22, Z23)   \
+	ADDQ R8, CX                     \
+	ADDQ $48, DI                    \
+	DECQ R10
+
+// PF4 asks L1 for the 4 cache lines from addr.
+#define PF4(addr) PREFETCHT0 addr; PREFETCHT0 64+addr; PREFETCHT0 128+addr; PREFETCHT0 192+addr
+
+TEXT ·combineRows6AVX512(SB), NOSPLIT, $0-90
 	MOVQ  cols+56(FP), R9
 	MOVQ  stride+64(FP), R8
 	MOVQ  kp+72(FP), R11
@@ -60,7 +88,7 @@ TEXT ·combineRows6AVX512(SB), NOSPLIT, $0-82
 
 cr6z_loop:
 	MOVQ z+24(FP), BX
-	CMPB first+80(FP), $0
+	CMPB first+88(FP), $0
 	JNE  cr6z_init
 	MOVQ x+0(FP), BX
 
@@ -68,13 +96,23 @@ cr6z_init:
 	ADDQ AX, BX
 	LEAQ (BX)(R8*2), SI
 	LEAQ (SI)(R8*2), DX
+	CMPQ pf+80(FP), $0
+	JE   cr6z_load
+	PF4(1024(BX))
+	PF4(1024(BX)(R8*1))
+	PF4(1024(SI))
+	PF4(1024(SI)(R8*1))
+	PF4(1024(DX))
+	PF4(1024(DX)(R8*1))
+
+cr6z_load:
 	LD4((BX), Z0, Z1, Z2, Z3)
 	LD4((BX)(R8*1), Z4, Z5, Z6, Z7)
 	LD4((SI), Z8, Z9, Z10, Z11)
 	LD4((SI)(R8*1), Z12, Z13, Z14, Z15)
 	LD4((DX), Z16, Z17, Z18, Z19)
 	LD4((DX)(R8*1), Z20, Z21, Z22, Z23)
-	CMPB first+80(FP), $0
+	CMPB first+88(FP), $0
 	JE   cr6z_terms_start
 	MOVQ s+16(FP), BX
 	ADDQ AX, BX
@@ -90,31 +128,26 @@ cr6z_terms_start:
 	MOVQ  p+32(FP), CX
 	ADDQ  AX, CX
 	MOVQ  c+40(FP), DI
+	MOVQ  pf+80(FP), R12
 	MOVQ  R11, R10
 	TESTQ R10, R10
 	JZ    cr6z_fin
 
+	TESTQ R12, R12
+	JZ    cr6z_terms
+
+cr6z_terms_pf:
+	PREFETCHT1 (CX)(R12*1)
+	TERM6
+	JNZ cr6z_terms_pf
+	JMP cr6z_fin
+
 cr6z_terms:
-	LD4((CX), Z24, Z25, Z26, Z27)
-	VBROADCASTSD 0(DI), Z28
-	FMA4(Z28, Z0, Z1, Z2, Z3)
-	VBROADCASTSD 8(DI), Z29
-	FMA4(Z29, Z4, Z5, Z6, Z7)
-	VBROADCASTSD 16(DI), Z28
-	FMA4(Z28, Z8, Z9, Z10, Z11)
-	VBROADCASTSD 24(DI), Z29
-	FMA4(Z29, Z12, Z13, Z14, Z15)
-	VBROADCASTSD 32(DI), Z28
-	FMA4(Z28, Z16, Z17, Z18, Z19)
-	VBROADCASTSD 40(DI), Z29
-	FMA4(Z29, Z20, Z21, Z22, Z23)
-	ADDQ R8, CX
-	ADDQ $48, DI
-	DECQ R10
-	JNZ  cr6z_terms
+	TERM6
+	JNZ cr6z_terms
 
 cr6z_fin:
-	CMPB         last+81(FP), $0
+	CMPB         last+89(FP), $0
 	JE           cr6z_store
 	MOVQ         m+8(FP), BX
 	ADDQ         AX, BX

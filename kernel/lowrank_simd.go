@@ -15,10 +15,13 @@ import (
 //	lrDot4x3(dst, a, b, cols, stride, ldd): dst[j*ldd+i] += a_i·b_j, i < 4, j < 3
 //	lrDot4x1(dst, a, b, cols, stride):      dst[i] += a_i·b, i < 4
 //	lrDot(x, y):                            the path's Dot
-//	lrCombTile, lrComb4, lrComb1(x, m, s, z, p, c, σ, cols, stride, kp, first, last):
-//	    CombineRows' chain for combTileRows rows and for 4 (coefficients
-//	    transposed: c[t*R+r]) and for one, from s·z (first) or from x, to
-//	    fma(σ, u, m) (last) or u
+//	lrComb4, lrComb1(x, m, s, z, p, c, σ, cols, stride, kp, first, last):
+//	    CombineRows' chain for 4 rows (coefficients transposed: c[t*4+r])
+//	    and for one, from s·z (first) or from x, to fma(σ, u, m) (last) or u
+//	lrCombTile(x, m, s, z, p, c, σ, cols, stride, kp, pf, first, last):
+//	    lrComb4 for combTileRows rows; where the path prefetches, each term
+//	    step asks L2 for the cache line pf bytes past its columns of p (0:
+//	    none)
 //
 // cols is a multiple of 4 for all but lrDot.
 
@@ -93,7 +96,7 @@ func dotRowsTiles(dst, a []float64, ka int, b []float64, kb, cols, stride int) {
 // that, tiles of 4 likewise, then one row at a time; the columns past the
 // last whole group of 4 in Go with math.FMA, the chain of roundings of the
 // lanes.
-func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64) {
+func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64, ahead int) {
 	c4 := cols &^ 3
 	mp := &s[0] // m's place when m is nil: not read (last is false)
 	if m != nil {
@@ -103,18 +106,18 @@ func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, st
 		l := 0
 		if k >= combTileRows {
 			for ; l+combTileRows <= k; l += combTileRows {
-				combineTile(combTileRows, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l)
+				combineTile(combTileRows, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l, prefetchAhead(ahead, l/combTileRows))
 			}
 			if l < k {
-				combineTile(combTileRows, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, k-combTileRows)
+				combineTile(combTileRows, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, k-combTileRows, 0)
 				l = k
 			}
 		}
 		for ; l+4 <= k; l += 4 {
-			combineTile(4, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l)
+			combineTile(4, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l, 0)
 		}
 		if l < k && k >= 4 {
-			combineTile(4, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, k-4)
+			combineTile(4, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, k-4, 0)
 			l = k
 		}
 		for ; l < k; l++ {
@@ -145,7 +148,7 @@ func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, st
 // combTileRows or 4: their coefficients transposed into a frame of the
 // stack (ct[t*rows+r]), combineTerms at a time, the partial sums going
 // through x.
-func combineTile(rows int, x []float64, mp *float64, last bool, sigma float64, s, z []float64, c4, stride int, p []float64, kp int, c []float64, l int) {
+func combineTile(rows int, x []float64, mp *float64, last bool, sigma float64, s, z []float64, c4, stride int, p []float64, kp int, c []float64, l, pf int) {
 	var ct [max(combTileRows, 4) * combineTerms]float64
 	for t0 := 0; t0 == 0 || t0 < kp; t0 += combineTerms {
 		kc := min(combineTerms, kp-t0)
@@ -158,7 +161,7 @@ func combineTile(rows int, x []float64, mp *float64, last bool, sigma float64, s
 		if rows == 4 {
 			lrComb4(xl, mp, &s[0], zl, pt, &ct[0], sigma, c4, stride, kc, t0 == 0, fin)
 		} else {
-			lrCombTile(xl, mp, &s[0], zl, pt, &ct[0], sigma, c4, stride, kc, t0 == 0, fin)
+			lrCombTile(xl, mp, &s[0], zl, pt, &ct[0], sigma, c4, stride, kc, pf, t0 == 0, fin)
 		}
 	}
 }
@@ -177,4 +180,18 @@ func cAt(c []float64, i int) *float64 {
 		return nil
 	}
 	return &c[i]
+}
+
+// prefetchAhead is the byte offset from a term's row of p at which the
+// q-th tile of a block asks L2 for the next block's panel, one cache line
+// of each 4 a term step: the first 4 tiles fetch the 4 lines of each of
+// the next block's 32-column steps between them, so that its panel is in
+// L2 when its first tile starts. 0 (no prefetch) without a next block
+// (ahead = 0: the last block, or stored vectors small enough to stay in the
+// caches, where the prefetches only take load slots).
+func prefetchAhead(ahead, q int) int {
+	if ahead == 0 || q >= 4 {
+		return 0
+	}
+	return 8*ahead + 64*q
 }

@@ -297,3 +297,42 @@ func TestLowRankMisuse(t *testing.T) {
 		})
 	}
 }
+
+// TestCombineRowsStreaming runs CombineRows on stored vectors too large to
+// stay in the caches, where the AVX-512 path asks for the next block's
+// panel of p ahead: every SIMD path computes each element as the chain of
+// fused multiply-adds the documentation gives, so the result must be that
+// chain's bits exactly (the generic path, which may round each product, is
+// checked by TestCombineRows).
+func TestCombineRowsStreaming(t *testing.T) {
+	const k, kp = 7, 8
+	n := combinePrefetchMin/kp + 40 // not a whole number of blocks
+	if kp*n < combinePrefetchMin || n%combineBlock == 0 {
+		t.Fatalf("shape %d×%d does not reach the streaming blocks", kp, n)
+	}
+	r := rand.New(rand.NewPCG(3, 9))
+	p, z := genVec(r, kp*n, kindUniform), genVec(r, k*n, kindUniform)
+	m, s, c := genVec(r, n, kindUniform), genVec(r, n, kindUniform), genVec(r, k*kp, kindUniform)
+	const sigma = 0.75
+	want := make([]float64, k*n)
+	for l := 0; l < k; l++ {
+		for j := 0; j < n; j++ {
+			u := s[j] * z[l*n+j]
+			for t := 0; t < kp; t++ {
+				u = math.FMA(c[l*kp+t], p[t*n+j], u)
+			}
+			want[l*n+j] = math.FMA(sigma, u, m[j])
+		}
+	}
+	x := make([]float64, k*n)
+	forEachPath(t, func(t *testing.T) {
+		if Impl() == "generic" {
+			t.Skip("the generic path may round each product")
+		}
+		clear(x)
+		CombineRows(x, m, sigma, s, z, k, n, p, kp, c)
+		if e := sameResults(x, want); e >= 0 {
+			t.Fatalf("x[%d] (row %d, column %d) = %v, the chain gives %v", e, e/n, e%n, x[e], want[e])
+		}
+	})
+}
