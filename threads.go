@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/mmaes-go/mmaes/kernel"
 )
@@ -18,11 +19,25 @@ const threadMinN = 512
 
 // threadRangesPer is the number of ranges of rows per goroutine: the
 // goroutines take them in turn from a counter, so that one that starts
-// late (being woken) or runs slower (sharing its core) takes fewer.
-const threadRangesPer = 4
+// late or runs slower (sharing its core) takes fewer. More ranges balance
+// better but each packs its own panels of the population and starts its
+// tiles' pipeline anew: 2 measured faster than 4 at n = 2048
+// (docs/performance.md, Threads).
+const threadRangesPer = 2
 
 // threadMinRows is the fewest rows of A in a range.
 const threadMinRows = 64
+
+// threadSpin is how long a goroutine of the pool that has finished its
+// ranges waits, spinning, for the next generation before it parks: a
+// parked goroutine takes 10–30 µs to wake (a futex through the
+// hypervisor), as long as the serial part of a generation at n = 1024.
+// The spinning yields the processor (runtime.Gosched) every few hundred
+// checks, so other goroutines still run.
+const threadSpin = 100 * time.Microsecond
+
+// threadYield is the number of spinning checks between two yields.
+const threadYield = 256
 
 func checkThreads(cfg *Config, _ *Params) error {
 	if cfg.Threads < 0 || cfg.Threads > maxThreads {
@@ -39,16 +54,21 @@ func checkThreads(cfg *Config, _ *Params) error {
 // goroutines hold the pool, never the Optimizer: when the Optimizer is
 // collected a cleanup closes the pool and they end; Close ends them at
 // once.
+//
+// A call hands work to a helper that is spinning (it finished the last
+// call less than threadSpin ago) by compare-and-swap on its state, and to
+// a parked one through its channel; the caller computes ranges too, then
+// waits, spinning, for the helpers' count to reach zero.
 type rowThreads struct {
-	jobs   chan int // wakes a goroutine: the index of its work space
-	wg     sync.WaitGroup
-	once   sync.Once
-	closed bool // Close ran (read and written by the optimizer's goroutine)
-	bounds []int
-	works  [][]float64 // one per goroutine, the caller's first
-	next   atomic.Int64
+	helpers []*poolHelper
+	once    sync.Once
+	closed  bool // Close ran (read and written by the optimizer's goroutine)
+	bounds  []int
+	works   [][]float64 // one per goroutine, the caller's first
+	next    atomic.Int64
+	pending atomic.Int64 // helpers still computing the current call
 
-	// The call being split, set before the goroutines are woken.
+	// The call being split, set before the helpers are handed it.
 	used          int // ranges
 	y, a, x, p, v []float64
 	n, k          int
@@ -56,23 +76,63 @@ type rowThreads struct {
 	update        bool
 }
 
+// poolHelper is one goroutine of a rowThreads.
+type poolHelper struct {
+	wake  chan struct{} // hands a call to the parked goroutine; closed by stop
+	state atomic.Int32  // helperParked, helperSpinning or helperClaimed
+}
+
+const (
+	helperParked   = iota // blocked on wake (or about to be)
+	helperSpinning        // waiting for a call by spinning
+	helperClaimed         // handed a call while spinning
+)
+
 // newRowThreads starts threads − 1 goroutines (threads ≥ 2).
 func newRowThreads(threads int) *rowThreads {
 	t := &rowThreads{
-		jobs:   make(chan int, threads),
-		bounds: make([]int, threads*threadRangesPer+1),
-		works:  make([][]float64, threads),
+		helpers: make([]*poolHelper, threads-1),
+		bounds:  make([]int, threads*threadRangesPer+1),
+		works:   make([][]float64, threads),
 	}
-	for range threads - 1 {
-		go t.serve()
+	for i := range t.helpers {
+		h := &poolHelper{wake: make(chan struct{}, 1)}
+		t.helpers[i] = h
+		go t.serve(h, i+1)
 	}
 	return t
 }
 
-func (t *rowThreads) serve() {
-	for w := range t.jobs {
-		t.drain(w)
-		t.wg.Done()
+// serve is helper h's goroutine, with work space w: it computes the calls
+// handed to it, spinning between them for up to threadSpin, parked after.
+func (t *rowThreads) serve(h *poolHelper, w int) {
+	for range h.wake {
+		for {
+			t.drain(w)
+			h.state.Store(helperSpinning)
+			t.pending.Add(-1)
+			if !h.spin() && h.state.CompareAndSwap(helperSpinning, helperParked) {
+				break
+			}
+			// Claimed: the next call's fields are set.
+		}
+	}
+}
+
+// spin waits up to threadSpin for the helper to be claimed and reports
+// whether it was.
+func (h *poolHelper) spin() bool {
+	deadline := time.Now().Add(threadSpin)
+	for i := 1; ; i++ {
+		if h.state.Load() == helperClaimed {
+			return true
+		}
+		if i%threadYield == 0 {
+			if time.Now().After(deadline) {
+				return false
+			}
+			runtime.Gosched()
+		}
 	}
 }
 
@@ -102,7 +162,11 @@ func (t *rowThreads) size(n, k int) {
 // reports false).
 func (t *rowThreads) stop() {
 	t.closed = true
-	t.once.Do(func() { close(t.jobs) })
+	t.once.Do(func() {
+		for _, h := range t.helpers {
+			close(h.wake)
+		}
+	})
 }
 
 // sample computes kernel.UpdateMulVecsWork (update) or MulVecsWork over
@@ -120,13 +184,19 @@ func (t *rowThreads) sample(update bool, y, a []float64, n int, alpha, beta floa
 	t.y, t.a, t.x, t.p, t.v = y, a, x, p, v
 	t.n, t.k, t.alpha, t.beta, t.update = n, k, alpha, beta, update
 	t.next.Store(0)
-	helpers := min(len(t.works), used) - 1
-	t.wg.Add(helpers)
-	for w := 1; w <= helpers; w++ {
-		t.jobs <- w
+	helpers := min(len(t.helpers), used-1)
+	t.pending.Store(int64(helpers))
+	for _, h := range t.helpers[:helpers] {
+		if !h.state.CompareAndSwap(helperSpinning, helperClaimed) {
+			h.wake <- struct{}{} // parked: its channel is empty
+		}
 	}
 	t.drain(0)
-	t.wg.Wait()
+	for i := 1; t.pending.Load() != 0; i++ {
+		if i%threadYield == 0 {
+			runtime.Gosched()
+		}
+	}
 	t.y, t.a, t.x, t.p, t.v = nil, nil, nil, nil, nil
 	return true
 }
