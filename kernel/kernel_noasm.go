@@ -40,7 +40,7 @@ func weightedSum(dst, w, x []float64, n int, rows []int) { weightedSumGeneric(ds
 
 func countLess(dst []int, keys []int64) { countLessGeneric(dst, keys) }
 
-func dotRows(dst, a []float64, ka int, b []float64, kb, cols, stride int) {
+func dotRows(dst, a []float64, ka int, b []float64, kb, cols, stride, _ int) {
 	dotRowsGeneric(dst, a, ka, b, kb, cols, stride)
 }
 

@@ -23,12 +23,12 @@ const dotRowsBlock = 256
 // bytes.) The result does not depend on it (each element is one chain).
 const combineBlock = 1024
 
-// combinePrefetchMin is the fewest elements of p (16 MiB) for which
-// CombineRows asks for the next block's panel of p ahead of time (on the
-// paths that prefetch): below it p stays in the last-level cache of the
-// CPUs measured (docs/large-scale.md, Speed), and the prefetches only take
-// load slots.
-const combinePrefetchMin = 1 << 21
+// prefetchMin is the fewest elements (16 MiB) of the stored vectors (and,
+// for DotRows, the population) for which DotRows and CombineRows ask for
+// the next block's rows ahead of time, on the paths that prefetch: below it
+// they stay in the last-level cache of the CPUs measured
+// (docs/large-scale.md, Speed), and the prefetches only take load slots.
+const prefetchMin = 1 << 21
 
 // combineTerms is the most terms one call of CombineRows' assembly takes;
 // more are done in chunks, the partial sums going through x (exactly).
@@ -67,7 +67,11 @@ func DotRows(dst, a []float64, ka int, b []float64, kb, n int) {
 	clear(dst)
 	for c0 := 0; c0 < n; c0 += dotRowsBlock {
 		w := min(dotRowsBlock, n-c0)
-		dotRows(dst, a[c0:], ka, b[c0:], kb, w, n)
+		ahead := 0
+		if c0+w < n && (ka+kb)*n >= prefetchMin {
+			ahead = w
+		}
+		dotRows(dst, a[c0:], ka, b[c0:], kb, w, n, ahead)
 	}
 }
 
@@ -124,7 +128,7 @@ func CombineRows(x, m []float64, sigma float64, s, z []float64, k, n int, p []fl
 			mc = m[c0:]
 		}
 		ahead := 0
-		if c0+w < n && kp*n >= combinePrefetchMin {
+		if c0+w < n && kp*n >= prefetchMin {
 			ahead = w
 		}
 		combineRows(x[c0:], mc, sigma, s[c0:], z[c0:], k, w, n, pc, kp, c, ahead)

@@ -11,12 +11,12 @@ import "unsafe"
 // are each the same chain on both, so its bits are the AVX2 path's;
 // DotRows sums in 8 lanes instead of 4.
 
-func dotRows(dst, a []float64, ka int, b []float64, kb, cols, stride int) {
+func dotRows(dst, a []float64, ka int, b []float64, kb, cols, stride, ahead int) {
 	if !useAVX2 {
 		dotRowsGeneric(dst, a, ka, b, kb, cols, stride)
 		return
 	}
-	dotRowsTiles(dst, a, ka, b, kb, cols, stride)
+	dotRowsTiles(dst, a, ka, b, kb, cols, stride, ahead)
 }
 
 func combineRows(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64, ahead int) {
@@ -45,11 +45,11 @@ func combineRows1AVX2(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp
 // lrDot4x3 and lrDot4x1 on AVX-512: the columns up to the last whole group
 // of 8 in zmm registers, then the last 4 (if any) by the AVX2 kernel, whose
 // sums are added after.
-func lrDot4x3(dst, a, b *float64, cols, stride, ldd int) {
+func lrDot4x3(dst, a, b *float64, cols, stride, ldd, pfa, pfb int) {
 	if useAVX512 {
 		c8 := cols &^ 7
 		if c8 > 0 {
-			dotRows4x3AVX512(dst, a, b, c8, stride, ldd)
+			dotRows4x3AVX512(dst, a, b, c8, stride, ldd, pfa, pfb)
 		}
 		if c8 == cols {
 			return
@@ -80,7 +80,7 @@ func addElems(p *float64, i int) *float64 {
 }
 
 //go:noescape
-func dotRows4x3AVX512(dst, a, b *float64, cols, stride, ldd int)
+func dotRows4x3AVX512(dst, a, b *float64, cols, stride, ldd, pfa, pfb int)
 
 //go:noescape
 func dotRows4x1AVX512(dst, a, b *float64, cols, stride int)

@@ -2,12 +2,12 @@
 
 package kernel
 
-func dotRows(dst, a []float64, ka int, b []float64, kb, cols, stride int) {
+func dotRows(dst, a []float64, ka int, b []float64, kb, cols, stride, ahead int) {
 	if !useNEON {
 		dotRowsGeneric(dst, a, ka, b, kb, cols, stride)
 		return
 	}
-	dotRowsTiles(dst, a, ka, b, kb, cols, stride)
+	dotRowsTiles(dst, a, ka, b, kb, cols, stride, ahead)
 }
 
 func combineRows(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64, ahead int) {
@@ -30,7 +30,7 @@ func combineRows4NEON(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp
 //go:noescape
 func combineRows1NEON(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool)
 
-func lrDot4x3(dst, a, b *float64, cols, stride, ldd int) {
+func lrDot4x3(dst, a, b *float64, cols, stride, ldd, _, _ int) {
 	dotRows4x3NEON(dst, a, b, cols, stride, ldd)
 }
 func lrDot4x1(dst, a, b *float64, cols, stride int) { dotRows4x1NEON(dst, a, b, cols, stride) }

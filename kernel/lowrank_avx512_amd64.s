@@ -203,14 +203,40 @@ cr6z_done:
 	VADDPD     mem, b, b      \
 	VMOVUPD    b, mem
 
-// func dotRows4x3AVX512(dst, a, b *float64, cols, stride, ldd int)
+// DOT43_STEP is one column step of dotRows4x3AVX512: 8 columns of the 3
+// rows of b and the 4 of a, 12 FMAs.
+#define DOT43_STEP \
+	VMOVUPD     (BX)(AX*1), Z16  \
+	VMOVUPD     (R12)(AX*1), Z17 \
+	VMOVUPD     (R13)(AX*1), Z18 \
+	VMOVUPD     (SI)(AX*1), Z19  \
+	VFMADD231PD Z16, Z19, Z0     \
+	VFMADD231PD Z17, Z19, Z1     \
+	VFMADD231PD Z18, Z19, Z2     \
+	VMOVUPD     (R9)(AX*1), Z20  \
+	VFMADD231PD Z16, Z20, Z3     \
+	VFMADD231PD Z17, Z20, Z4     \
+	VFMADD231PD Z18, Z20, Z5     \
+	VMOVUPD     (R10)(AX*1), Z21 \
+	VFMADD231PD Z16, Z21, Z6     \
+	VFMADD231PD Z17, Z21, Z7     \
+	VFMADD231PD Z18, Z21, Z8     \
+	VMOVUPD     (R11)(AX*1), Z22 \
+	VFMADD231PD Z16, Z22, Z9     \
+	VFMADD231PD Z17, Z22, Z10    \
+	VFMADD231PD Z18, Z22, Z11    \
+	ADDQ        $64, AX
+
+// func dotRows4x3AVX512(dst, a, b *float64, cols, stride, ldd, pfa, pfb int)
 // Requires: AVX512F
 //
 // dst[j*ldd+i] += a_i·b_j for i < 4, j < 3, over cols columns (a multiple
 // of 8): one zmm accumulator a pair, lane l summing the columns ≡ l mod 8;
 // lanes l and l+4 added, then the horizontal sum (l0+l1)+(l2+l3) added to
-// dst.
-TEXT ·dotRows4x3AVX512(SB), NOSPLIT, $0-48
+// dst. With pfa or pfb ≠ 0, each column step also asks L2 for the cache
+// line pfa bytes on in each row of a and pfb bytes on in each row of b (the
+// next block's; a 0 names the line being read, which costs a load slot).
+TEXT ·dotRows4x3AVX512(SB), NOSPLIT, $0-64
 	MOVQ   a+8(FP), SI
 	MOVQ   b+16(FP), BX
 	MOVQ   cols+24(FP), CX
@@ -238,29 +264,31 @@ TEXT ·dotRows4x3AVX512(SB), NOSPLIT, $0-48
 	TESTQ  CX, CX
 	JZ     dr43z_reduce
 
+	MOVQ   pfa+48(FP), DI
+	MOVQ   DI, DX
+	ORQ    pfb+56(FP), DX
+	JNZ    dr43z_pf
+
 dr43z_loop:
-	VMOVUPD     (BX)(AX*1), Z16
-	VMOVUPD     (R12)(AX*1), Z17
-	VMOVUPD     (R13)(AX*1), Z18
-	VMOVUPD     (SI)(AX*1), Z19
-	VFMADD231PD Z16, Z19, Z0
-	VFMADD231PD Z17, Z19, Z1
-	VFMADD231PD Z18, Z19, Z2
-	VMOVUPD     (R9)(AX*1), Z20
-	VFMADD231PD Z16, Z20, Z3
-	VFMADD231PD Z17, Z20, Z4
-	VFMADD231PD Z18, Z20, Z5
-	VMOVUPD     (R10)(AX*1), Z21
-	VFMADD231PD Z16, Z21, Z6
-	VFMADD231PD Z17, Z21, Z7
-	VFMADD231PD Z18, Z21, Z8
-	VMOVUPD     (R11)(AX*1), Z22
-	VFMADD231PD Z16, Z22, Z9
-	VFMADD231PD Z17, Z22, Z10
-	VFMADD231PD Z18, Z22, Z11
-	ADDQ        $64, AX
-	CMPQ        AX, CX
-	JLT         dr43z_loop
+	DOT43_STEP
+	CMPQ AX, CX
+	JLT  dr43z_loop
+	JMP  dr43z_reduce
+
+dr43z_pf:
+	LEAQ       (AX)(DI*1), DX
+	PREFETCHT1 (SI)(DX*1)
+	PREFETCHT1 (R9)(DX*1)
+	PREFETCHT1 (R10)(DX*1)
+	PREFETCHT1 (R11)(DX*1)
+	MOVQ       AX, DX
+	ADDQ       pfb+56(FP), DX
+	PREFETCHT1 (BX)(DX*1)
+	PREFETCHT1 (R12)(DX*1)
+	PREFETCHT1 (R13)(DX*1)
+	DOT43_STEP
+	CMPQ AX, CX
+	JLT  dr43z_pf
 
 dr43z_reduce:
 	FOLD4(Z0, Y0, Z1, Y1, Z2, Y2, Z3, Y3)

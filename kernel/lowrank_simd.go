@@ -12,7 +12,10 @@ import (
 // call through a function value would make the stack frame of
 // combineRowsTiles escape):
 //
-//	lrDot4x3(dst, a, b, cols, stride, ldd): dst[j*ldd+i] += a_i·b_j, i < 4, j < 3
+//	lrDot4x3(dst, a, b, cols, stride, ldd, pfa, pfb): dst[j*ldd+i] += a_i·b_j,
+//	    i < 4, j < 3; where the path prefetches, with pfa ≠ 0 it asks L2
+//	    for the cache line pfa bytes past each column step of a's rows, and
+//	    likewise pfb for b's
 //	lrDot4x1(dst, a, b, cols, stride):      dst[i] += a_i·b, i < 4
 //	lrDot(x, y):                            the path's Dot
 //	lrComb4, lrComb1(x, m, s, z, p, c, σ, cols, stride, kp, first, last):
@@ -28,15 +31,25 @@ import (
 // dotRowsTiles is dotRows on a SIMD path: tiles of 4 rows of a by 3 rows
 // of b, 4×1 for the last rows of b, the path's Dot for the last rows of a;
 // the columns past the last whole group of 4 are added afterwards in
-// index order (math.FMA on each product).
-func dotRowsTiles(dst, a []float64, ka int, b []float64, kb, cols, stride int) {
+// index order (math.FMA on each product). With ahead > 0 (the columns to
+// the next block) the tiles of a's first rows ask for the next block's
+// lines of b's rows, and the first tile of each row of tiles for those of
+// a's: each line once, a block ahead.
+func dotRowsTiles(dst, a []float64, ka int, b []float64, kb, cols, stride, ahead int) {
 	c4 := cols &^ 3
 	i := 0
 	for ; i+4 <= ka; i += 4 {
 		ai := unsafe.SliceData(a[i*stride:])
 		j := 0
 		for ; j+3 <= kb; j += 3 {
-			lrDot4x3(&dst[j*ka+i], ai, unsafe.SliceData(b[j*stride:]), c4, stride, ka)
+			pfa, pfb := 0, 0
+			if ahead > 0 && j == 0 {
+				pfa = 8 * ahead // the next block's rows of a, once each
+			}
+			if ahead > 0 && i == 0 {
+				pfb = 8 * ahead // and of b
+			}
+			lrDot4x3(&dst[j*ka+i], ai, unsafe.SliceData(b[j*stride:]), c4, stride, ka, pfa, pfb)
 		}
 		for ; j < kb; j++ {
 			lrDot4x1(&dst[j*ka+i], ai, unsafe.SliceData(b[j*stride:]), c4, stride)
@@ -54,7 +67,7 @@ func dotRowsTiles(dst, a []float64, ka int, b []float64, kb, cols, stride int) {
 			nj := min(3, kb-j)
 			tmp = [12]float64{}
 			if nj == 3 {
-				lrDot4x3(&tmp[0], ai, unsafe.SliceData(b[j*stride:]), c4, stride, 4)
+				lrDot4x3(&tmp[0], ai, unsafe.SliceData(b[j*stride:]), c4, stride, 4, 0, 0)
 			} else {
 				for jj := 0; jj < nj; jj++ {
 					lrDot4x1(&tmp[jj*4], ai, unsafe.SliceData(b[(j+jj)*stride:]), c4, stride)

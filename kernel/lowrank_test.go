@@ -306,8 +306,8 @@ func TestLowRankMisuse(t *testing.T) {
 // checked by TestCombineRows).
 func TestCombineRowsStreaming(t *testing.T) {
 	const k, kp = 7, 8
-	n := combinePrefetchMin/kp + 40 // not a whole number of blocks
-	if kp*n < combinePrefetchMin || n%combineBlock == 0 {
+	n := prefetchMin/kp + 40 // not a whole number of blocks
+	if kp*n < prefetchMin || n%combineBlock == 0 {
 		t.Fatalf("shape %d×%d does not reach the streaming blocks", kp, n)
 	}
 	r := rand.New(rand.NewPCG(3, 9))
@@ -333,6 +333,31 @@ func TestCombineRowsStreaming(t *testing.T) {
 		CombineRows(x, m, sigma, s, z, k, n, p, kp, c)
 		if e := sameResults(x, want); e >= 0 {
 			t.Fatalf("x[%d] (row %d, column %d) = %v, the chain gives %v", e, e/n, e%n, x[e], want[e])
+		}
+	})
+}
+
+// TestDotRowsStreaming runs DotRows on rows too large to stay in the
+// caches, where the AVX-512 path asks for the next block's rows ahead:
+// asking must not change a bit, so the result must equal the same blocks
+// summed without it.
+func TestDotRowsStreaming(t *testing.T) {
+	const ka, kb = 9, 7 // whole 4×3 tiles, and the last rows of each
+	n := prefetchMin/(ka+kb) + 44
+	if (ka+kb)*n < prefetchMin || n%dotRowsBlock == 0 {
+		t.Fatalf("shape %d+%d × %d does not reach the streaming blocks", ka, kb, n)
+	}
+	r := rand.New(rand.NewPCG(5, 11))
+	a, b := genVec(r, ka*n, kindUniform), genVec(r, kb*n, kindUniform)
+	want, got := make([]float64, ka*kb), make([]float64, ka*kb)
+	forEachPath(t, func(t *testing.T) {
+		clear(want)
+		for c0 := 0; c0 < n; c0 += dotRowsBlock {
+			dotRows(want, a[c0:], ka, b[c0:], kb, min(dotRowsBlock, n-c0), n, 0)
+		}
+		DotRows(got, a, ka, b, kb, n)
+		if e := sameResults(got, want); e >= 0 {
+			t.Fatalf("dst[%d] = %v, the blocks without prefetching give %v", e, got[e], want[e])
 		}
 	})
 }
