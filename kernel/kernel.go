@@ -80,6 +80,22 @@ func Impl() string {
 	return "generic"
 }
 
+// Tiling describes how MulVecs and UpdateMulVecs cut an n×n A and k
+// vectors on the path the CPU selected, for benchmark reports: the kernel
+// family, its register tile and, for column panels, the panel width. The
+// choice depends on the path, n and k alone, never on the CPU model, so
+// that a path gives the same bits on every machine that runs it. It
+// returns "" for a negative n or k.
+func Tiling(n, k int) string {
+	if n < 0 || k < 0 {
+		return ""
+	}
+	if n == 0 || k == 0 {
+		return "nothing to compute"
+	}
+	return tiling(n, k)
+}
+
 // MulVecs samples a population through A: for i < k,
 //
 //	y[i*n:(i+1)*n] = A · x[i*n:(i+1)*n],

@@ -2,7 +2,11 @@
 
 package kernel
 
-import "golang.org/x/sys/cpu"
+import (
+	"strconv"
+
+	"golang.org/x/sys/cpu"
+)
 
 func init() {
 	// HasAVX2 and HasAVX512F include the operating system's support for the
@@ -306,3 +310,44 @@ func fmaPeakAVX512(iters int)
 //
 //go:noescape
 func fmaPeakAVX2(iters int)
+
+func tiling(n, k int) string {
+	switch {
+	case useSmall(n):
+		return "AVX-512 small-n kernel (n ≤ " + strconv.Itoa(smallMaxN) + "), the rank-one update a separate pass"
+	case !useAVX2 || n < tileRows:
+		return "generic rows"
+	case usePanels(n, k):
+		kb := min(k, panelMaxLanes)
+		kp := (kb + 7) &^ 7
+		rows := panelRows
+		if (kp/8)%4 == 0 {
+			rows = 6
+		}
+		kc := min(n, panelPackLen(n)/kp&^7, panelACols)
+		return "AVX-512 column panels: tiles of " + strconv.Itoa(rows) + " rows × " + strconv.Itoa(kp/8) +
+			" registers (" + strconv.Itoa(kp) + " lanes for " + strconv.Itoa(kb) + " vectors" + batches(k) + "), " +
+			strconv.Itoa(kc) + " columns a panel, the rank-one update fused"
+	case usePanelsAVX2(n, k):
+		kb := min(k, panelMaxLanes)
+		kp := (kb + 3) &^ 3
+		kc := min(n, max(8, panel2Pack/kp&^7))
+		fused := ", the rank-one update a separate pass"
+		if n >= panel2FusedMinN {
+			fused = ", the rank-one update fused"
+		}
+		return "AVX2 column panels: tiles of " + strconv.Itoa(panel2Rows) + " rows × " + strconv.Itoa(kp/4) +
+			" registers (" + strconv.Itoa(kp) + " lanes for " + strconv.Itoa(kb) + " vectors" + batches(k) + "), " +
+			strconv.Itoa(kc) + " columns a panel" + fused
+	}
+	return "whole-row tiles of " + strconv.Itoa(tileRows) + " rows × " + strconv.Itoa(tileVecs()) + " vectors (" + Impl() + "), the rank-one update a separate pass"
+}
+
+// batches names the batches of panelMaxLanes vectors that k > panelMaxLanes
+// runs in.
+func batches(k int) string {
+	if k <= panelMaxLanes {
+		return ""
+	}
+	return "; " + strconv.Itoa((k+panelMaxLanes-1)/panelMaxLanes) + " batches, A read once each"
+}

@@ -2,6 +2,8 @@
 
 package kernel
 
+import "strconv"
+
 func init() {
 	// Advanced SIMD (NEON) is part of every arm64 processor.
 	useNEON = true
@@ -176,3 +178,10 @@ func ziggurat(z []float64, s *[4 * ZigLanes]uint64, x *[257]float64, rej []uint6
 // countLess has no NEON path: the generic loop has no branch to mispredict,
 // and populations are small.
 func countLess(dst []int, keys []int64) { countLessGeneric(dst, keys) }
+
+func tiling(n, _ int) string {
+	if !useNEON || n < tileRows {
+		return "generic rows"
+	}
+	return "whole-row tiles of " + strconv.Itoa(tileRows) + " rows (neon)"
+}

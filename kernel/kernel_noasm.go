@@ -47,3 +47,5 @@ func dotRows(dst, a []float64, ka int, b []float64, kb, cols, stride, _ int) {
 func combineRows(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64, _ int) {
 	combineRowsGeneric(x, m, sigma, s, z, k, cols, stride, p, kp, c)
 }
+
+func tiling(_, _ int) string { return "generic rows" }

@@ -78,6 +78,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintln(w, "\nT_roof(n) = max(2·λ·n²/P, 16·n²/B(n)): P the peak above, B(n) the in-place read+write bandwidth over 8·n² bytes (kernel.Scale).")
 	fmt.Fprintln(w, "mmaes GFLOP/s and GB/s: the sampling's 2·λ·n² flops and A's 16·n² bytes (read and written once) per generation time.")
 	fmt.Fprintln(w, "A generation is Ask, a cheap objective (random values, so the run never converges) and Tell with mmaes.MMA; medians of the repetitions.")
+	fmt.Fprint(w, tilingLines(dims))
 	rows := runRows[0]
 	if *runs > 1 {
 		rows = medianRows(runRows)
@@ -515,4 +516,16 @@ func plotBench(path string, rows []benchRow) error {
 	}
 	p.Legend.Left = true
 	return savePNG(p, path)
+}
+
+// tilingLines names the kernel tiling of each n's generation (kernel.Tiling
+// with the default λ): the choice depends on the kernel path, n and λ, not
+// on the CPU model.
+func tilingLines(dims []int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "tiles (kernel path %s; the same on every CPU that runs it):\n", kernel.Impl())
+	for _, n := range dims {
+		fmt.Fprintf(&b, "  n = %d, λ = %d: %s\n", n, defaultLambda(n), kernel.Tiling(n, defaultLambda(n)))
+	}
+	return b.String()
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/csv"
+	"fmt"
 	"image/png"
 	"math"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mmaes-go/mmaes/kernel"
 )
 
 // exec runs the command line and returns its exit status and outputs.
@@ -65,6 +68,13 @@ func TestBenchThreads(t *testing.T) {
 		"-latency-dims", "", "-lmma-dims", "", "-threads", "2")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	// The tiling of each n, as the kernel reports it.
+	for _, n := range []int{16, 520} {
+		line := fmt.Sprintf("  n = %d, λ = %d: %s\n", n, defaultLambda(n), kernel.Tiling(n, defaultLambda(n)))
+		if !strings.Contains(stdout, line) {
+			t.Errorf("no line %q in\n%s", line, stdout)
+		}
 	}
 	_, table, ok := strings.Cut(stdout, "Threads (Config.Threads = 2")
 	if !ok {
