@@ -20,26 +20,49 @@ import (
 
 // runFlags defines the flags coordinate and work share: the server (by
 // default $NATS_URL, else the local default; credentials go in the URL),
-// the run id and the test function, which must be the same on both sides.
-func runFlags(fs *flag.FlagSet) (url, runID, fname *string) {
+// how long to wait for it at start, the run id and the test function,
+// which must be the same on both sides.
+func runFlags(fs *flag.FlagSet) (url *string, wait *time.Duration, runID, fname *string) {
 	def := nats.DefaultURL
 	if u := os.Getenv("NATS_URL"); u != "" {
 		def = u
 	}
 	url = fs.String("nats", def, "NATS server URL, with the credentials in it (nats://user:password@host:4222); $NATS_URL sets the default")
+	wait = fs.Duration("wait", time.Minute, "at start, keep trying this long to reach a server that is not up yet (0: give up at once); a refused login fails at once")
 	runID = fs.String("run", "demo", "run id: names the run's subjects, consumers and checkpoint (the same for coordinate and work)")
 	fname = fs.String("f", "ell", "test function (short name, as in mmaes run; the same for coordinate and work)")
-	return url, runID, fname
+	return url, wait, runID, fname
 }
 
-// connectNATS connects to url, reconnecting forever: a run outlives a
-// server restart.
-func connectNATS(url, name string) (*nats.Conn, error) {
-	nc, err := nats.Connect(url, nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(250*time.Millisecond))
-	if err != nil {
-		return nil, fmt.Errorf("connecting to %s: %w", redacted(url), err)
+// connectRetry is the pause between two attempts to reach a server that is
+// not up yet.
+const connectRetry = 250 * time.Millisecond
+
+// connectNATS connects to url, reconnecting forever once connected (a run
+// outlives a server restart). While no server answers (nats.ErrNoServers)
+// it tries again for up to wait, saying so once on stderr, until ctx ends;
+// any other error (a refused login, a bad URL) returns at once.
+func connectNATS(ctx context.Context, url, name string, wait time.Duration, stderr io.Writer) (*nats.Conn, error) {
+	deadline := time.Now().Add(wait)
+	said := false
+	for {
+		nc, err := nats.Connect(url, nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(connectRetry))
+		if err == nil {
+			return nc, nil
+		}
+		if !errors.Is(err, nats.ErrNoServers) || !time.Now().Before(deadline) {
+			return nil, fmt.Errorf("connecting to %s: %w", redacted(url), err)
+		}
+		if !said {
+			fmt.Fprintf(stderr, "waiting up to %v for the NATS server at %s (%v)\n", wait, redacted(url), err)
+			said = true
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("connecting to %s: %w", redacted(url), ctx.Err())
+		case <-time.After(connectRetry):
+		}
 	}
-	return nc, nil
 }
 
 // redacted is a server URL with its password replaced by "xxxxx".
@@ -61,7 +84,7 @@ func interrupted() (context.Context, context.CancelFunc) {
 // of a test function, resumed from its checkpoint when the run id has one.
 func coordinateCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("coordinate", stderr)
-	url, runID, fname := runFlags(fs)
+	url, wait, runID, fname := runFlags(fs)
 	n := fs.Int("n", 16, "dimension")
 	update := fs.String("update", "mma", "matrix update: mma, ecma, cholesky or lmma")
 	seed := fs.Uint64("seed", 1, "random seed")
@@ -82,20 +105,20 @@ func coordinateCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *n < 1 || *lambda < 0 || *maxEvals < 0 || *deadline < 0 || *ackWait <= 0 {
-		return fmt.Errorf("%w: -n and -ack-wait must be positive, -lambda, -max-evals and -deadline not negative", errUsage)
+	if *n < 1 || *lambda < 0 || *maxEvals < 0 || *deadline < 0 || *ackWait <= 0 || *wait < 0 {
+		return fmt.Errorf("%w: -n and -ack-wait must be positive, -lambda, -max-evals, -deadline and -wait not negative", errUsage)
 	}
 	p := problem{fn: fn, n: *n}
 	cfg := p.config(u, *seed, *maxEvals)
 	cfg.Lambda = *lambda
 
-	nc, err := connectNATS(*url, "mmaes coordinate "+*runID)
+	ctx, stop := interrupted()
+	defer stop()
+	nc, err := connectNATS(ctx, *url, "mmaes coordinate "+*runID, *wait, stderr)
 	if err != nil {
 		return err
 	}
 	defer nc.Close()
-	ctx, stop := interrupted()
-	defer stop()
 	if *fresh {
 		if err := jetstream.DeleteRun(ctx, nc, "", *runID); err != nil {
 			return err
@@ -176,7 +199,7 @@ func coordinateCmd(args []string, stdout, stderr io.Writer) error {
 // workCmd is `mmaes work`: a worker evaluating a test function for a run.
 func workCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("work", stderr)
-	url, runID, fname := runFlags(fs)
+	url, wait, runID, fname := runFlags(fs)
 	delay := fs.Duration("delay", 0, "sleep this long in every evaluation, standing in for an expensive objective")
 	workers := fs.Int("workers", 1, "workers in this process, each with its own connection")
 	idle := fs.Duration("idle", 0, "exit after this long without a task (0: run until interrupted)")
@@ -189,8 +212,8 @@ func workCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *workers < 1 || *delay < 0 || *idle < 0 {
-		return fmt.Errorf("%w: -workers must be positive, -delay and -idle not negative", errUsage)
+	if *workers < 1 || *delay < 0 || *idle < 0 || *wait < 0 {
+		return fmt.Errorf("%w: -workers must be positive, -delay, -idle and -wait not negative", errUsage)
 	}
 	ctx, stop := interrupted()
 	defer stop()
@@ -210,7 +233,7 @@ func workCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	ws := make([]*jetstream.Worker, *workers)
 	for i := range ws {
-		nc, err := connectNATS(*url, fmt.Sprintf("mmaes work %s %d", *runID, i))
+		nc, err := connectNATS(ctx, *url, fmt.Sprintf("mmaes work %s %d", *runID, i), *wait, stderr)
 		if err != nil {
 			return err
 		}

@@ -17,7 +17,13 @@ import (
 // with the credentials.
 func natsServer(t *testing.T) string {
 	t.Helper()
-	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(),
+	return natsServerOn(t, -1)
+}
+
+// natsServerOn is natsServer on the given port (-1: a random one).
+func natsServerOn(t *testing.T, port int) string {
+	t.Helper()
+	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: port, JetStream: true, StoreDir: t.TempDir(),
 		Username: "u", Password: "pw", NoLog: true, NoSigs: true})
 	if err != nil {
 		t.Fatal(err)
@@ -88,6 +94,56 @@ func TestCoordinateWork(t *testing.T) {
 	<-worked
 }
 
+// `mmaes work` started before the server waits for it (-wait), saying so
+// once, and then works; a refused login fails at once however long -wait
+// is, and with -wait 0 a missing server does.
+func TestWorkWaitsForServer(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	url := "nats://u:pw@127.0.0.1:" + strconv.Itoa(port)
+
+	start := time.Now()
+	code, _, stderr := exec("work", "-nats", url, "-run", "w", "-f", "sp", "-wait", "0", "-q")
+	if code == 0 || strings.Contains(stderr, "waiting") || time.Since(start) > 5*time.Second {
+		t.Errorf("-wait 0 without a server: exit %d after %v, stderr %q", code, time.Since(start), stderr)
+	}
+
+	type out struct {
+		code           int
+		stdout, stderr string
+	}
+	worked := make(chan out, 1)
+	go func() {
+		code, stdout, stderr := exec("work", "-nats", url, "-run", "w", "-f", "sp", "-idle", "1s", "-wait", "30s", "-q")
+		worked <- out{code, stdout, stderr}
+	}()
+	time.Sleep(700 * time.Millisecond) // the worker is trying by now
+	natsServerOn(t, port)
+	code, stdout, stderr := exec("coordinate", "-nats", url, "-run", "w", "-f", "sp", "-n", "4", "-seed", "2", "-q")
+	if code != 0 || !strings.Contains(stdout, "target reached") {
+		t.Fatalf("coordinate: exit %d\n%s%s", code, stdout, stderr)
+	}
+	w := <-worked
+	want := "waiting up to 30s for the NATS server at nats://u:xxxxx@127.0.0.1:" + strconv.Itoa(port)
+	if w.code != 0 || strings.Count(w.stderr, want) != 1 || strings.Contains(w.stderr, ":pw@") {
+		t.Errorf("work: exit %d, stderr %q; want one %q", w.code, w.stderr, want)
+	}
+	if !strings.Contains(w.stdout, " evaluations (0 of redelivered tasks)") {
+		t.Errorf("work did not evaluate: %q", w.stdout)
+	}
+
+	start = time.Now()
+	bad := strings.Replace(url, ":pw@", ":wrong@", 1)
+	code, _, stderr = exec("work", "-nats", bad, "-run", "w", "-f", "sp", "-wait", "30s", "-q")
+	if code == 0 || strings.Contains(stderr, "waiting") || time.Since(start) > 10*time.Second {
+		t.Errorf("a refused login: exit %d after %v, stderr %q", code, time.Since(start), stderr)
+	}
+}
+
 func TestCoordinateWorkBadCommandLines(t *testing.T) {
 	for _, args := range [][]string{
 		{"coordinate", "-n", "0"},
@@ -97,17 +153,20 @@ func TestCoordinateWorkBadCommandLines(t *testing.T) {
 		{"work", "-workers", "0"},
 		{"work", "-f", "nope"},
 		{"work", "stray"},
+		{"work", "-wait", "-1s"},
+		{"coordinate", "-wait", "-1s"},
 	} {
 		if code, _, stderr := exec(args...); code != 2 || !strings.Contains(stderr, "mmaes "+args[0]) {
 			t.Errorf("%q: exit %d, %q", args, code, stderr)
 		}
 	}
 	// No server: an error, exit 1.
-	if code, _, stderr := exec("coordinate", "-nats", "nats://127.0.0.1:1", "-q"); code != 1 || !strings.Contains(stderr, "connecting") {
+	if code, _, stderr := exec("coordinate", "-nats", "nats://127.0.0.1:1", "-wait", "0", "-q"); code != 1 || !strings.Contains(stderr, "connecting") {
 		t.Errorf("no server: exit %d, %q", code, stderr)
 	}
-	if code, _, stderr := exec("work", "-nats", "nats://someone:secret@127.0.0.1:1", "-q"); code != 1 || !strings.Contains(stderr, "connecting") ||
-		strings.Contains(stderr, "secret") {
+	// Waiting in vain: one line, then the error; neither shows the password.
+	if code, _, stderr := exec("work", "-nats", "nats://someone:secret@127.0.0.1:1", "-wait", "600ms", "-q"); code != 1 ||
+		!strings.Contains(stderr, "waiting up to 600ms") || !strings.Contains(stderr, "connecting") || strings.Contains(stderr, "secret") {
 		t.Errorf("work, no server: exit %d, %q (and no password)", code, stderr)
 	}
 }
