@@ -266,7 +266,10 @@ type Config struct {
 	// goroutine, so the run is bit for bit the same for every Threads. New
 	// starts Threads − 1 goroutines that live with the optimizer (none per
 	// generation; Close or the optimizer's collection ends them), and
-	// below n = 512 a generation stays on one goroutine. LMMA and the
+	// below n = 512 a generation stays on one goroutine. After its share
+	// of a generation each of them waits for the next one spinning for up
+	// to 100 µs (yielding the processor every few hundred checks) before
+	// it parks, so that a generation need not wake it. LMMA and the
 	// separable distributions do not split. Threads is not part of a
 	// checkpoint: UnmarshalBinary keeps the receiver's.
 	Threads int
