@@ -36,20 +36,29 @@ func natsServerOn(t *testing.T, port int) string {
 	return "nats://u:pw@127.0.0.1:" + strconv.Itoa(s.Addr().(*net.TCPAddr).Port)
 }
 
+// cmdOut is the exit status and outputs of a command run by startCmd.
+type cmdOut struct {
+	code           int
+	stdout, stderr string
+}
+
+// startCmd runs the command line on a goroutine; its result arrives on the
+// channel.
+func startCmd(args ...string) <-chan cmdOut {
+	c := make(chan cmdOut, 1)
+	go func() {
+		code, stdout, stderr := exec(args...)
+		c <- cmdOut{code, stdout, stderr}
+	}()
+	return c
+}
+
 // `mmaes work` and `mmaes coordinate` against a real server: the run ends
 // at the target, the workers evaluated exactly the coordinator's
 // evaluations, and the result is `mmaes run`'s for the same seed.
 func TestCoordinateWork(t *testing.T) {
 	url := natsServer(t)
-	type out struct {
-		code           int
-		stdout, stderr string
-	}
-	worked := make(chan out, 1)
-	go func() {
-		code, stdout, stderr := exec("work", "-nats", url, "-run", "cli", "-f", "sp", "-workers", "3", "-idle", "1s", "-q")
-		worked <- out{code, stdout, stderr}
-	}()
+	worked := startCmd("work", "-nats", url, "-run", "cli", "-f", "sp", "-workers", "3", "-idle", "1s", "-q")
 	code, stdout, stderr := exec("coordinate", "-nats", url, "-run", "cli", "-f", "sp", "-n", "6", "-seed", "3", "-q")
 	if code != 0 || stderr != "" {
 		t.Fatalf("coordinate: exit %d, %s%s", code, stdout, stderr)
@@ -83,10 +92,7 @@ func TestCoordinateWork(t *testing.T) {
 		t.Errorf("second coordinate: exit %d\n%s", code, stdout)
 	}
 	// -fresh deletes the checkpoint: the same run again, from the start.
-	go func() {
-		code, stdout, stderr := exec("work", "-nats", url, "-run", "cli", "-f", "sp", "-idle", "1s", "-prefetch", "-q")
-		worked <- out{code, stdout, stderr}
-	}()
+	worked = startCmd("work", "-nats", url, "-run", "cli", "-f", "sp", "-idle", "1s", "-prefetch", "-q")
 	code, stdout, _ = exec("coordinate", "-nats", url, "-run", "cli", "-f", "sp", "-n", "6", "-seed", "3", "-q", "-fresh")
 	if code != 0 || strings.Contains(stdout, "resumed") || !strings.Contains(stdout, m[0]) {
 		t.Errorf("coordinate -fresh: exit %d\n%s", code, stdout)
@@ -112,15 +118,7 @@ func TestWorkWaitsForServer(t *testing.T) {
 		t.Errorf("-wait 0 without a server: exit %d after %v, stderr %q", code, time.Since(start), stderr)
 	}
 
-	type out struct {
-		code           int
-		stdout, stderr string
-	}
-	worked := make(chan out, 1)
-	go func() {
-		code, stdout, stderr := exec("work", "-nats", url, "-run", "w", "-f", "sp", "-idle", "1s", "-wait", "30s", "-q")
-		worked <- out{code, stdout, stderr}
-	}()
+	worked := startCmd("work", "-nats", url, "-run", "w", "-f", "sp", "-idle", "1s", "-wait", "30s", "-q")
 	time.Sleep(700 * time.Millisecond) // the worker is trying by now
 	natsServerOn(t, port)
 	code, stdout, stderr := exec("coordinate", "-nats", url, "-run", "w", "-f", "sp", "-n", "4", "-seed", "2", "-q")
