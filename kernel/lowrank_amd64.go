@@ -96,11 +96,11 @@ func lrComb4(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, fir
 // 32 zmm registers on AVX-512.
 const combTileRows = 6
 
-func lrCombTile(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp, pf int, first, last bool) {
+func lrCombTile(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp, pf int, nt, first, last bool) {
 	if useAVX512 {
 		c32 := cols &^ 31
 		if c32 > 0 {
-			combineRows6AVX512(x, m, s, z, p, c, sigma, c32, stride, kp, pf, first, last)
+			combineRows6AVX512(x, m, s, z, p, c, sigma, c32, stride, kp, pf, nt, first, last)
 		}
 		if c32 == cols {
 			return
@@ -112,7 +112,7 @@ func lrCombTile(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp, pf i
 }
 
 //go:noescape
-func combineRows6AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp, pf int, first, last bool)
+func combineRows6AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp, pf int, nt, first, last bool)
 
 func lrComb1(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool) {
 	if useAVX512 {

@@ -14,6 +14,14 @@
 	VMOVUPD 192 base, r3
 
 // ST4 stores r0 … r3 to the 32 float64 at base.
+// NT4 is ST4 with non-temporal stores (base 64-byte aligned): the lines
+// go to memory without being read first.
+#define NT4(r0, r1, r2, r3, base) \
+	VMOVNTPD r0, 0 base   \
+	VMOVNTPD r1, 64 base  \
+	VMOVNTPD r2, 128 base \
+	VMOVNTPD r3, 192 base
+
 #define ST4(r0, r1, r2, r3, base) \
 	VMOVUPD r0, 0 base   \
 	VMOVUPD r1, 64 base  \
@@ -41,7 +49,7 @@
 	VFMADD213PD Z26, Z28, r2 \
 	VFMADD213PD Z27, Z28, r3
 
-// func combineRows6AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp, pf int, first, last bool)
+// func combineRows6AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp, pf int, nt, first, last bool)
 // Requires: AVX512F
 //
 // combineRows6AVX2 (the same chain for each element) on 6 rows × 32
@@ -51,7 +59,10 @@
 // the cache line pf bytes on from the term's columns of p (the next
 // block's, which would otherwise come from memory in the next block's
 // first tile), and each 32-column step asks L1 for the 6 rows of z 1 KiB
-// on (prefetches do not fault, so past the end is harmless).
+// on (prefetches do not fault, so past the end is harmless). With nt set
+// (x and its row stride 64-byte aligned) the rows of x are written with
+// non-temporal stores, which do not read the lines first, and an SFENCE
+// ends the call.
 // TERM6 is one term step of combineRows6AVX512: the term's 32 columns of
 // p into Z24-Z27, each row's coefficient broadcast, 24 FMAs; it leaves the
 // flags of the count of terms left.
@@ -76,7 +87,7 @@
 // PF4 asks L1 for the 4 cache lines from addr.
 #define PF4(addr) PREFETCHT0 addr; PREFETCHT0 64+addr; PREFETCHT0 128+addr; PREFETCHT0 192+addr
 
-TEXT ·combineRows6AVX512(SB), NOSPLIT, $0-90
+TEXT ·combineRows6AVX512(SB), NOSPLIT, $0-91
 	MOVQ  cols+56(FP), R9
 	MOVQ  stride+64(FP), R8
 	MOVQ  kp+72(FP), R11
@@ -88,7 +99,7 @@ TEXT ·combineRows6AVX512(SB), NOSPLIT, $0-90
 
 cr6z_loop:
 	MOVQ z+24(FP), BX
-	CMPB first+88(FP), $0
+	CMPB first+89(FP), $0
 	JNE  cr6z_init
 	MOVQ x+0(FP), BX
 
@@ -112,7 +123,7 @@ cr6z_load:
 	LD4((SI)(R8*1), Z12, Z13, Z14, Z15)
 	LD4((DX), Z16, Z17, Z18, Z19)
 	LD4((DX)(R8*1), Z20, Z21, Z22, Z23)
-	CMPB first+88(FP), $0
+	CMPB first+89(FP), $0
 	JE   cr6z_terms_start
 	MOVQ s+16(FP), BX
 	ADDQ AX, BX
@@ -147,7 +158,7 @@ cr6z_terms:
 	JNZ cr6z_terms
 
 cr6z_fin:
-	CMPB         last+89(FP), $0
+	CMPB         last+90(FP), $0
 	JE           cr6z_store
 	MOVQ         m+8(FP), BX
 	ADDQ         AX, BX
@@ -165,17 +176,35 @@ cr6z_store:
 	ADDQ AX, BX
 	LEAQ (BX)(R8*2), SI
 	LEAQ (SI)(R8*2), DX
+	CMPB nt+88(FP), $0
+	JE   cr6z_st
+	NT4(Z0, Z1, Z2, Z3, (BX))
+	NT4(Z4, Z5, Z6, Z7, (BX)(R8*1))
+	NT4(Z8, Z9, Z10, Z11, (SI))
+	NT4(Z12, Z13, Z14, Z15, (SI)(R8*1))
+	NT4(Z16, Z17, Z18, Z19, (DX))
+	NT4(Z20, Z21, Z22, Z23, (DX)(R8*1))
+	JMP  cr6z_next
+
+cr6z_st:
 	ST4(Z0, Z1, Z2, Z3, (BX))
 	ST4(Z4, Z5, Z6, Z7, (BX)(R8*1))
 	ST4(Z8, Z9, Z10, Z11, (SI))
 	ST4(Z12, Z13, Z14, Z15, (SI)(R8*1))
 	ST4(Z16, Z17, Z18, Z19, (DX))
 	ST4(Z20, Z21, Z22, Z23, (DX)(R8*1))
+
+cr6z_next:
 	ADDQ $256, AX
 	CMPQ AX, R9
 	JLT  cr6z_loop
 
 cr6z_done:
+	CMPB nt+88(FP), $0
+	JE   cr6z_ret
+	SFENCE // the streaming stores ordered before what follows (another goroutine may read x next)
+
+cr6z_ret:
 	VZEROUPPER
 	RET
 

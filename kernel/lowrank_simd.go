@@ -21,10 +21,11 @@ import (
 //	lrComb4, lrComb1(x, m, s, z, p, c, σ, cols, stride, kp, first, last):
 //	    CombineRows' chain for 4 rows (coefficients transposed: c[t*4+r])
 //	    and for one, from s·z (first) or from x, to fma(σ, u, m) (last) or u
-//	lrCombTile(x, m, s, z, p, c, σ, cols, stride, kp, pf, first, last):
+//	lrCombTile(x, m, s, z, p, c, σ, cols, stride, kp, pf, nt, first, last):
 //	    lrComb4 for combTileRows rows; where the path prefetches, each term
 //	    step asks L2 for the cache line pf bytes past its columns of p (0:
-//	    none)
+//	    none), and where it streams, nt (x and 8·stride 64-byte aligned)
+//	    writes x with non-temporal stores
 //
 // cols is a multiple of 4 for all but lrDot.
 
@@ -111,6 +112,7 @@ func dotRowsTiles(dst, a []float64, ka int, b []float64, kb, cols, stride, ahead
 // lanes.
 func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64, ahead int) {
 	c4 := cols &^ 3
+	nt := ahead > 0 && streamAligned(x, stride)
 	mp := &s[0] // m's place when m is nil: not read (last is false)
 	if m != nil {
 		mp = &m[0]
@@ -119,18 +121,18 @@ func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, st
 		l := 0
 		if k >= combTileRows {
 			for ; l+combTileRows <= k; l += combTileRows {
-				combineTile(combTileRows, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l, prefetchAhead(ahead, l/combTileRows))
+				combineTile(combTileRows, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l, prefetchAhead(ahead, l/combTileRows), nt)
 			}
 			if l < k {
-				combineTile(combTileRows, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, k-combTileRows, 0)
+				combineTile(combTileRows, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, k-combTileRows, 0, nt)
 				l = k
 			}
 		}
 		for ; l+4 <= k; l += 4 {
-			combineTile(4, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l, 0)
+			combineTile(4, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l, 0, false)
 		}
 		if l < k && k >= 4 {
-			combineTile(4, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, k-4, 0)
+			combineTile(4, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, k-4, 0, false)
 			l = k
 		}
 		for ; l < k; l++ {
@@ -161,7 +163,7 @@ func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, st
 // combTileRows or 4: their coefficients transposed into a frame of the
 // stack (ct[t*rows+r]), combineTerms at a time, the partial sums going
 // through x.
-func combineTile(rows int, x []float64, mp *float64, last bool, sigma float64, s, z []float64, c4, stride int, p []float64, kp int, c []float64, l, pf int) {
+func combineTile(rows int, x []float64, mp *float64, last bool, sigma float64, s, z []float64, c4, stride int, p []float64, kp int, c []float64, l, pf int, nt bool) {
 	var ct [max(combTileRows, 4) * combineTerms]float64
 	for t0 := 0; t0 == 0 || t0 < kp; t0 += combineTerms {
 		kc := min(combineTerms, kp-t0)
@@ -174,7 +176,7 @@ func combineTile(rows int, x []float64, mp *float64, last bool, sigma float64, s
 		if rows == 4 {
 			lrComb4(xl, mp, &s[0], zl, pt, &ct[0], sigma, c4, stride, kc, t0 == 0, fin)
 		} else {
-			lrCombTile(xl, mp, &s[0], zl, pt, &ct[0], sigma, c4, stride, kc, pf, t0 == 0, fin)
+			lrCombTile(xl, mp, &s[0], zl, pt, &ct[0], sigma, c4, stride, kc, pf, nt, t0 == 0, fin)
 		}
 	}
 }
@@ -207,4 +209,11 @@ func prefetchAhead(ahead, q int) int {
 		return 0
 	}
 	return 8*ahead + 64*q
+}
+
+// streamAligned reports whether x and its rows (stride float64s apart)
+// start 64-byte aligned, as the non-temporal stores of a streaming
+// CombineRows need.
+func streamAligned(x []float64, stride int) bool {
+	return uintptr(unsafe.Pointer(unsafe.SliceData(x)))%64 == 0 && stride%8 == 0
 }

@@ -324,15 +324,23 @@ func TestCombineRowsStreaming(t *testing.T) {
 			want[l*n+j] = math.FMA(sigma, u, m[j])
 		}
 	}
-	x := make([]float64, k*n)
+	// x 64-byte aligned (a large allocation starts a page), which the
+	// AVX-512 path writes with non-temporal stores, and x one element on,
+	// which it must not.
+	aligned := make([]float64, k*n+1)
+	if !streamAligned(aligned, n) || streamAligned(aligned[1:], n) {
+		t.Fatal("the two outputs do not take the two kinds of stores")
+	}
 	forEachPath(t, func(t *testing.T) {
 		if Impl() == "generic" {
 			t.Skip("the generic path may round each product")
 		}
-		clear(x)
-		CombineRows(x, m, sigma, s, z, k, n, p, kp, c)
-		if e := sameResults(x, want); e >= 0 {
-			t.Fatalf("x[%d] (row %d, column %d) = %v, the chain gives %v", e, e/n, e%n, x[e], want[e])
+		for _, x := range [][]float64{aligned[:k*n], aligned[1:]} {
+			clear(x)
+			CombineRows(x, m, sigma, s, z, k, n, p, kp, c)
+			if e := sameResults(x, want); e >= 0 {
+				t.Fatalf("x[%d] (row %d, column %d) = %v, the chain gives %v", e, e/n, e%n, x[e], want[e])
+			}
 		}
 	})
 }
