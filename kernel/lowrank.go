@@ -1,5 +1,7 @@
 package kernel
 
+import "unsafe"
+
 // The kernels of a low-rank mutation matrix A = diag(s) + Σ_t c_t·p_t·v_tᵀ
 // applied to a whole population: first the coefficients w_{l,t} = v_t·z_l
 // of every vector z_l against every stored v_t (DotRows), then the
@@ -133,4 +135,11 @@ func CombineRows(x, m []float64, sigma float64, s, z []float64, k, n int, p []fl
 		}
 		combineRows(x[c0:], mc, sigma, s[c0:], z[c0:], k, w, n, pc, kp, c, ahead)
 	}
+}
+
+// streamAligned reports whether x and its rows (stride float64s apart)
+// start 64-byte aligned, as the non-temporal stores of a streaming
+// CombineRows need.
+func streamAligned(x []float64, stride int) bool {
+	return uintptr(unsafe.Pointer(unsafe.SliceData(x)))%64 == 0 && stride%8 == 0
 }

@@ -210,10 +210,3 @@ func prefetchAhead(ahead, q int) int {
 	}
 	return 8*ahead + 64*q
 }
-
-// streamAligned reports whether x and its rows (stride float64s apart)
-// start 64-byte aligned, as the non-temporal stores of a streaming
-// CombineRows need.
-func streamAligned(x []float64, stride int) bool {
-	return uintptr(unsafe.Pointer(unsafe.SliceData(x)))%64 == 0 && stride%8 == 0
-}
