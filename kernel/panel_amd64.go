@@ -178,19 +178,24 @@ func mulVecsPanelPass(pack, acopy, y, a []float64, n int, x []float64, k, r0, r1
 	if (z == 3 || z == 4) && k%8 != 0 && k%8 <= 4 {
 		half = 1 // one block, its last register at most half full
 	}
+	// A tile of a single block of 3 or 4 registers copies the next tile's
+	// block over its own copy (onebuf); the other blocks would read the
+	// tile's copy again after the first.
+	single := (tileRows == 6 && z == 4) || (tileRows == panelRows && z == 3)
 	t0, t1 := tileRange(r0, r1, n, tiles, tileRows)
 	clearRows(y, n, k, t0*tileRows, t1*tileRows)
 	walkPanels(n, kcMax, t0, t1, tileRows, func(c0, kc int) {
 		packPanelAVX512(pack[:kc*kp], x[c0:], n, kc, kp, k)
 	}, func(c0, kc, r, nt int) {
 		pr, vc := updateArgs(update, p, v, r, c0)
+		onebuf := b2i(update && kc >= 8 && single)
 		if tileRows == 6 {
 			panel6AVX512(y[r:], a[r*n+c0:], pack[:kc*kp], acopy[:], n, nt, kc, kp, k, z/4,
-				alpha, beta, pr, vc, upd, half)
+				alpha, beta, pr, vc, upd, half, onebuf)
 			return
 		}
 		panel8AVX512(y[r:], a[r*n+c0:], pack[:kc*kp], acopy[:], n, nt, kc, kp, k, g3, g2, g1,
-			alpha, beta, pr, vc, upd, half)
+			alpha, beta, pr, vc, upd, half, onebuf)
 	})
 	return tiles * tileRows
 }
@@ -276,11 +281,11 @@ func packPanelAVX512(xt, x []float64, n, kc, kp, k int)
 // 1, with k mod 8 = 1–4) runs the block's last register 4 lanes wide.
 //
 //go:noescape
-func panel8AVX512(y, a, xt, ap []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update, half int)
+func panel8AVX512(y, a, xt, ap []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update, half, onebuf int)
 
 // panel6AVX512 is panel8AVX512 for tiles of 6 rows and g4 blocks of 4
 // registers (kp = 32·g4): len(a) ≥ (6·tiles−1)·n+kc, len(y) ≥
 // (k−1)·n+6·tiles, len(p) ≥ 6·tiles.
 //
 //go:noescape
-func panel6AVX512(y, a, xt, ap []float64, n, tiles, kc, kp, k, g4 int, alpha, beta float64, p, v []float64, update, half int)
+func panel6AVX512(y, a, xt, ap []float64, n, tiles, kc, kp, k, g4 int, alpha, beta float64, p, v []float64, update, half, onebuf int)

@@ -441,6 +441,100 @@ one:                                                  \
 	cols(step, UPD_ROW1, loop81, rest1, restloop1, done1) \
 	JMP  sums
 
+// COPY_SETUP1 is COPY_SETUP for one buffer: CX at this tile's own copy,
+// which the next tile's block overwrites one cache line behind the reads.
+#define COPY_SETUP1(next, ahead)        \
+	MOVQ cur-192(SP), R11           \
+	MOVQ R11, CX                    \
+	next                            \
+	MOVQ DX, ysave-120(SP)          \
+	ahead                           \
+	MOVQ vb-104(SP), BX             \
+	VBROADCASTSD alphal-96(SP), Z29 \
+	MOVQ xtb-24(SP), R12            \
+	MOVQ stride-72(SP), AX
+
+// COLUMNS_UPD1_G is COLUMNS_UPD_G with a single copy (onebuf: a tile of one
+// block, kc ≥ 8): the next tile's block is updated a group of 8 columns
+// behind the column steps and copied over the lines of this tile's copy
+// that the steps have just read, so the copy's stores hit L1 instead of
+// fetching the other buffer's lines. The first group runs its steps alone
+// (prefetch0 asks L1 for the next tile's first line of each row); after
+// the last, this tile's kc mod 8 rest steps run first, then the next
+// tile's last group and its kc mod 8 columns are updated and copied
+// (copyrows) outside the loop.
+#define COLUMNS_UPD1_G(step, upd, next, ahead, prefetchL2, prefetch0, prefetchN, row6, row7, copyrows, loop8, last, restloop, upd1, done) \
+	COPY_SETUP1(next, ahead)                        \
+	prefetchL2                                      \
+	prefetch0                                       \
+	STEPS8(step)                                    \
+	ADDQ $64, R11                                   \
+	ADDQ $64, DX                                    \
+	CMPQ R11, endp-208(SP)                          \
+	JAE  last                                       \
+loop8:                                              \
+	prefetchL2                                      \
+	prefetchN                                       \
+	LINE                                            \
+	step(0)                                         \
+	upd(ROW0(0, DI), ROWP0(0, CX), bp0-128(SP))     \
+	step(8)                                         \
+	upd(ROW1(0, DI), ROWP1(0, CX), bp1-136(SP))     \
+	step(16)                                        \
+	upd(ROW2(0, DI), ROWP2(0, CX), bp2-144(SP))     \
+	step(24)                                        \
+	upd(ROW3(0, DI), ROWP3(0, CX), bp3-152(SP))     \
+	step(32)                                        \
+	upd(ROW4(0, DI), ROWP4(0, CX), bp4-160(SP))     \
+	step(40)                                        \
+	upd(ROW5(0, DI), ROWP5(0, CX), bp5-168(SP))     \
+	step(48)                                        \
+	row6                                            \
+	step(56)                                        \
+	row7                                            \
+	COPY_ADVANCE                                    \
+	JB   loop8                                      \
+last:                                               \
+	MOVQ CX, cxsave-232(SP)                         \
+	MOVQ kcrest-88(SP), CX                          \
+	TESTQ CX, CX                                    \
+	JZ   upd1                                       \
+restloop:                                           \
+	step(0)                                         \
+	ADDQ $8, R11                                    \
+	DECQ CX                                         \
+	JNZ  restloop                                   \
+upd1:                                               \
+	MOVQ cxsave-232(SP), CX                         \
+	LINE                                            \
+	copyrows(UPD_ROW)                               \
+	CMPQ kcrest-88(SP), $0                          \
+	JEQ  done                                       \
+	ADDQ $64, CX                                    \
+	ADDQ $64, DI                                    \
+	ADDQ $64, BX                                    \
+	LINE_TAIL                                       \
+	copyrows(UPD_ROW_TAIL)                          \
+done:                                               \
+	MOVQ ysave-120(SP), DX
+
+#define COLUMNS_UPD1_8(step, upd, loop8, last, restloop, upd1, done) \
+	COLUMNS_UPD1_G(step, upd, NEXT8, AHEAD8, PREFETCH8L2(DX), PREFETCH8(DI), PREFETCH8N(DI), upd(ROW6(0, DI), ROWP6(0, CX), bp6-176(SP)), upd(ROW7(0, DI), ROWP7(0, CX), bp7-184(SP)), COPY8, loop8, last, restloop, upd1, done)
+
+#define COLUMNS_UPD1_6(step, upd, loop8, last, restloop, upd1, done) \
+	COLUMNS_UPD1_G(step, upd, NEXT6, AHEAD6, PREFETCH6L2(DX), PREFETCH6(DI), PREFETCH6N(DI), NOTHING, NOTHING, COPY6, loop8, last, restloop, upd1, done)
+
+// UPD_EITHER1 is UPD_EITHER for the one-buffer loops (cols:
+// COLUMNS_UPD1_8 or COLUMNS_UPD1_6).
+#define UPD_EITHER1(cols, step, one, sums, l1, l2, l3, l4, l5, m1, m2, m3, m4, m5) \
+	CMPQ alpha1-224(SP), $0                 \
+	JNE  one                                \
+	cols(step, UPD_ROW, l1, l2, l3, l4, l5)  \
+	JMP  sums                               \
+one:                                        \
+	cols(step, UPD_ROW1, m1, m2, m3, m4, m5) \
+	JMP  sums
+
 // ALPHA1 sets the local alpha1 to 1 if the argument α (at alpha) is 1.0,
 // else to 0 (AX, BX, CX and DX scratch).
 #define ALPHA1(alpha) \
@@ -681,7 +775,7 @@ done:
 	DECQ    R12     \
 	JZ      done
 
-// func panel8AVX512(y, a, xt, ap []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update, half int)
+// func panel8AVX512(y, a, xt, ap []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update, half, onebuf int)
 // Requires: AVX512F
 //
 //	for t < tiles, with i0 = 8t:
@@ -698,7 +792,7 @@ done:
 // frame holds locals; the column macros read the arguments they need from
 // locals (go vet's asmdecl checks FP references in a macro against the
 // function above its #define).
-TEXT ·panel8AVX512(SB), $224-240
+TEXT ·panel8AVX512(SB), $232-248
 	PANELS_START(n+96(FP), a_base+24(FP), y_base+0(FP), tiles+104(FP), kp+120(FP), kc+112(FP), ytile-8(SP), tilesleft-40(SP), stride-72(SP), kc8-80(SP), kcrest-88(SP))
 	LEAQ (R8)(R8*4), R10   // R10 = 5·NBYTES (LEAQ keeps the flags)
 	LEAQ (R9)(R8*4), R13   // R13 = 7·NBYTES
@@ -773,7 +867,12 @@ p8_b3:
 	CMPQ copynext-112(SP), $0
 	JEQ  p8_b3_p
 	MOVQ $0, copynext-112(SP)
+	CMPQ onebuf+240(FP), $0
+	JNE  p8_b3o
 	UPD_EITHER(COLUMNS_UPD8, STEP3, p8_b3u1, p8_b3_sums, p8_b3u_loop, p8_b3u_rest, p8_b3u_restloop, p8_b3u_done, p8_b3u1_loop, p8_b3u1_rest, p8_b3u1_restloop, p8_b3u1_done)
+
+p8_b3o:
+	UPD_EITHER1(COLUMNS_UPD1_8, STEP3, p8_b3o1, p8_b3_sums, p8_b3o_l1, p8_b3o_l2, p8_b3o_l3, p8_b3o_l4, p8_b3o_l5, p8_b3o1_l1, p8_b3o1_l2, p8_b3o1_l3, p8_b3o1_l4, p8_b3o1_l5)
 
 p8_b3_p:
 	COLUMNS(STEP3, p8_b3p_loop, p8_b3p_rest, p8_b3p_restloop, p8_b3p_done)
@@ -789,7 +888,12 @@ p8_b3h:
 	CMPQ copynext-112(SP), $0
 	JEQ  p8_b3h_p
 	MOVQ $0, copynext-112(SP)
+	CMPQ onebuf+240(FP), $0
+	JNE  p8_b3ho
 	UPD_EITHER(COLUMNS_UPD8, STEP3H, p8_b3hu1, p8_b3_sums, p8_b3hu_loop, p8_b3hu_rest, p8_b3hu_restloop, p8_b3hu_done, p8_b3hu1_loop, p8_b3hu1_rest, p8_b3hu1_restloop, p8_b3hu1_done)
+
+p8_b3ho:
+	UPD_EITHER1(COLUMNS_UPD1_8, STEP3H, p8_b3ho1, p8_b3_sums, p8_b3ho_l1, p8_b3ho_l2, p8_b3ho_l3, p8_b3ho_l4, p8_b3ho_l5, p8_b3ho1_l1, p8_b3ho1_l2, p8_b3ho1_l3, p8_b3ho1_l4, p8_b3ho1_l5)
 
 p8_b3h_p:
 	COLUMNS(STEP3H, p8_b3hp_loop, p8_b3hp_rest, p8_b3hp_restloop, p8_b3hp_done)
@@ -850,13 +954,18 @@ p8_b1_sums:
 	JMP  p8_block
 
 p8_tile_next:
-	// next tile: A 8 rows down, y 8 elements on, the copies swapped
+	// next tile: A 8 rows down, y 8 elements on, the copies swapped (one
+	// copy with onebuf)
 	LEAQ (SI)(R8*8), SI
 	ADDQ $64, ytile-8(SP)
+	CMPQ onebuf+240(FP), $0
+	JNE  p8_tile_count
 	MOVQ cur-192(SP), AX
 	MOVQ nxt-200(SP), BX
 	MOVQ BX, cur-192(SP)
 	MOVQ AX, nxt-200(SP)
+
+p8_tile_count:
 	DECQ tilesleft-40(SP)
 	JNZ  p8_tile
 	VZEROUPPER
@@ -957,7 +1066,7 @@ pack_done:
 	VZEROUPPER
 	RET
 
-// func panel6AVX512(y, a, xt, ap []float64, n, tiles, kc, kp, k, g4 int, alpha, beta float64, p, v []float64, update, half int)
+// func panel6AVX512(y, a, xt, ap []float64, n, tiles, kc, kp, k, g4 int, alpha, beta float64, p, v []float64, update, half, onebuf int)
 // Requires: AVX512F
 //
 // panel8AVX512 for tiles of 6 rows and g4 blocks of 4 registers (32 lanes;
@@ -966,7 +1075,7 @@ pack_done:
 // registers with a weak block of 1; half as in panel8AVX512 (g4 = 1). The
 // sums go to y through masked (K2)
 // loads and stores of 6 lanes.
-TEXT ·panel6AVX512(SB), $224-224
+TEXT ·panel6AVX512(SB), $232-232
 	MOVQ  $0x3f, AX        // K2 = the 6 rows of a tile's sums
 	KMOVW AX, K2
 	PANELS_START(n+96(FP), a_base+24(FP), y_base+0(FP), tiles+104(FP), kp+120(FP), kc+112(FP), ytile-8(SP), tilesleft-40(SP), stride-72(SP), kc8-80(SP), kcrest-88(SP))
@@ -1039,7 +1148,12 @@ p6_b4:
 	CMPQ copynext-112(SP), $0
 	JEQ  p6_b4_p
 	MOVQ $0, copynext-112(SP)
+	CMPQ onebuf+224(FP), $0
+	JNE  p6_b4o
 	UPD_EITHER(COLUMNS_UPD6, STEP4, p6_b4u1, p6_b4_sums, p6_b4u_loop, p6_b4u_rest, p6_b4u_restloop, p6_b4u_done, p6_b4u1_loop, p6_b4u1_rest, p6_b4u1_restloop, p6_b4u1_done)
+
+p6_b4o:
+	UPD_EITHER1(COLUMNS_UPD1_6, STEP4, p6_b4o1, p6_b4_sums, p6_b4o_l1, p6_b4o_l2, p6_b4o_l3, p6_b4o_l4, p6_b4o_l5, p6_b4o1_l1, p6_b4o1_l2, p6_b4o1_l3, p6_b4o1_l4, p6_b4o1_l5)
 
 p6_b4_p:
 	COLUMNS(STEP4, p6_b4p_loop, p6_b4p_rest, p6_b4p_restloop, p6_b4p_done)
@@ -1055,7 +1169,12 @@ p6_b4h:
 	CMPQ copynext-112(SP), $0
 	JEQ  p6_b4h_p
 	MOVQ $0, copynext-112(SP)
+	CMPQ onebuf+224(FP), $0
+	JNE  p6_b4ho
 	UPD_EITHER(COLUMNS_UPD6, STEP4H, p6_b4hu1, p6_b4_sums, p6_b4hu_loop, p6_b4hu_rest, p6_b4hu_restloop, p6_b4hu_done, p6_b4hu1_loop, p6_b4hu1_rest, p6_b4hu1_restloop, p6_b4hu1_done)
+
+p6_b4ho:
+	UPD_EITHER1(COLUMNS_UPD1_6, STEP4H, p6_b4ho1, p6_b4_sums, p6_b4ho_l1, p6_b4ho_l2, p6_b4ho_l3, p6_b4ho_l4, p6_b4ho_l5, p6_b4ho1_l1, p6_b4ho1_l2, p6_b4ho1_l3, p6_b4ho1_l4, p6_b4ho1_l5)
 
 p6_b4h_p:
 	COLUMNS(STEP4H, p6_b4hp_loop, p6_b4hp_rest, p6_b4hp_restloop, p6_b4hp_done)
@@ -1073,13 +1192,18 @@ p6_b4_sums:
 	JMP  p6_block
 
 p6_tile_next:
-	// next tile: A 6 rows down, y 6 elements on, the copies swapped
+	// next tile: A 6 rows down, y 6 elements on, the copies swapped (one
+	// copy with onebuf)
 	LEAQ (SI)(R9*2), SI
 	ADDQ $48, ytile-8(SP)
+	CMPQ onebuf+224(FP), $0
+	JNE  p6_tile_count
 	MOVQ cur-192(SP), AX
 	MOVQ nxt-200(SP), BX
 	MOVQ BX, cur-192(SP)
 	MOVQ AX, nxt-200(SP)
+
+p6_tile_count:
 	DECQ tilesleft-40(SP)
 	JNZ  p6_tile
 	VZEROUPPER
