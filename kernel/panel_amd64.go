@@ -279,13 +279,16 @@ func packPanelAVX512(xt, x []float64, n, kc, kp, k int)
 // each tile's updated block from a copy in ap (len(ap) ≥ panelACopy, kc ≤
 // panelACols); p, v and ap are unused otherwise. half ≠ 0 (one block, g3 =
 // 1, with k mod 8 = 1–4) runs the block's last register 4 lanes wide.
+// onebuf ≠ 0 (with the update, one block of 3 registers, kc ≥ 8) keeps one
+// copy instead of two: the next tile's block is copied over the lines of
+// the current one's that the column steps have read.
 //
 //go:noescape
 func panel8AVX512(y, a, xt, ap []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update, half, onebuf int)
 
 // panel6AVX512 is panel8AVX512 for tiles of 6 rows and g4 blocks of 4
 // registers (kp = 32·g4): len(a) ≥ (6·tiles−1)·n+kc, len(y) ≥
-// (k−1)·n+6·tiles, len(p) ≥ 6·tiles.
+// (k−1)·n+6·tiles, len(p) ≥ 6·tiles; onebuf needs g4 = 1.
 //
 //go:noescape
 func panel6AVX512(y, a, xt, ap []float64, n, tiles, kc, kp, k, g4 int, alpha, beta float64, p, v []float64, update, half, onebuf int)

@@ -27,9 +27,13 @@
 // tile's block is updated, written back to A and copied inside this tile's
 // first column loop, one cache line of a row after each column step, so its
 // loads, multiplications and stores run in the shadow of the FMAs; ap holds
-// the two copies, the current tile's and the next one's. Without the update
-// (MulVecs) the broadcasts read A itself (COLUMNS_A): there the copy cost
-// more than it saved.
+// the two copies, the current tile's and the next one's. A tile of a single
+// block (onebuf) keeps one: the next tile's block is copied a group of 8
+// columns behind the column steps, over the lines of this tile's copy that
+// they have read, so its stores hit L1 instead of fetching the other
+// copy's lines from L2 (COLUMNS_UPD1_G). Without the update (MulVecs) the
+// broadcasts read A itself (COLUMNS_A): there the copy cost more than it
+// saved.
 //
 // Registers of the column loops:
 //   R11 the current column of the tile's first row in the copy (ROWP), or
