@@ -14,6 +14,12 @@
 	VMOVUPD 192 base, r3
 
 // ST4 stores r0 … r3 to the 32 float64 at base.
+#define ST4(r0, r1, r2, r3, base) \
+	VMOVUPD r0, 0 base   \
+	VMOVUPD r1, 64 base  \
+	VMOVUPD r2, 128 base \
+	VMOVUPD r3, 192 base
+
 // NT4 is ST4 with non-temporal stores (base 64-byte aligned): the lines
 // go to memory without being read first.
 #define NT4(r0, r1, r2, r3, base) \
@@ -21,12 +27,6 @@
 	VMOVNTPD r1, 64 base  \
 	VMOVNTPD r2, 128 base \
 	VMOVNTPD r3, 192 base
-
-#define ST4(r0, r1, r2, r3, base) \
-	VMOVUPD r0, 0 base   \
-	VMOVUPD r1, 64 base  \
-	VMOVUPD r2, 128 base \
-	VMOVUPD r3, 192 base
 
 // MUL4 multiplies r0 … r3 by Z24 … Z27 (s).
 #define MUL4(r0, r1, r2, r3) \
@@ -49,20 +49,6 @@
 	VFMADD213PD Z26, Z28, r2 \
 	VFMADD213PD Z27, Z28, r3
 
-// func combineRows6AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp, pf int, nt, first, last bool)
-// Requires: AVX512F
-//
-// combineRows6AVX2 (the same chain for each element) on 6 rows × 32
-// columns at a time, cols a multiple of 32: 24 zmm accumulators, a term's
-// 32 columns of p loaded once for the 6 rows, each row's coefficient
-// broadcast from c[t*6+r]. With pf ≠ 0 each term step also asks L2 for
-// the cache line pf bytes on from the term's columns of p (the next
-// block's, which would otherwise come from memory in the next block's
-// first tile), and each 32-column step asks L1 for the 6 rows of z 1 KiB
-// on (prefetches do not fault, so past the end is harmless). With nt set
-// (x and its row stride 64-byte aligned) the rows of x are written with
-// non-temporal stores, which do not read the lines first, and an SFENCE
-// ends the call.
 // TERM6 is one term step of combineRows6AVX512: the term's 32 columns of
 // p into Z24-Z27, each row's coefficient broadcast, 24 FMAs; it leaves the
 // flags of the count of terms left.
@@ -87,6 +73,20 @@
 // PF4 asks L1 for the 4 cache lines from addr.
 #define PF4(addr) PREFETCHT0 addr; PREFETCHT0 64+addr; PREFETCHT0 128+addr; PREFETCHT0 192+addr
 
+// func combineRows6AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp, pf int, nt, first, last bool)
+// Requires: AVX512F
+//
+// combineRows6AVX2 (the same chain for each element) on 6 rows × 32
+// columns at a time, cols a multiple of 32: 24 zmm accumulators, a term's
+// 32 columns of p loaded once for the 6 rows, each row's coefficient
+// broadcast from c[t*6+r]. With pf ≠ 0 each term step also asks L2 for
+// the cache line pf bytes on from the term's columns of p (the next
+// block's, which would otherwise come from memory in the next block's
+// first tile), and each 32-column step asks L1 for the 6 rows of z 1 KiB
+// on (prefetches do not fault, so past the end is harmless). With nt set
+// (x and its row stride 64-byte aligned) the rows of x are written with
+// non-temporal stores, which do not read the lines first, and an SFENCE
+// ends the call.
 TEXT ·combineRows6AVX512(SB), NOSPLIT, $0-91
 	MOVQ  cols+56(FP), R9
 	MOVQ  stride+64(FP), R8
