@@ -319,19 +319,13 @@ func tiling(n, k int) string {
 		return "generic rows"
 	case usePanels(n, k):
 		kb := min(k, panelMaxLanes)
-		kp := (kb + 7) &^ 7
-		rows := panelRows
-		if (kp/8)%4 == 0 {
-			rows = 6
-		}
-		kc := min(n, panelPackLen(n)/kp&^7, panelACols)
+		kp, rows, kc := panelShape(n, kb, panelPackLen(n))
 		return "AVX-512 column panels: tiles of " + strconv.Itoa(rows) + " rows × " + strconv.Itoa(kp/8) +
 			" registers (" + strconv.Itoa(kp) + " lanes for " + strconv.Itoa(kb) + " vectors" + batches(k) + "), " +
 			strconv.Itoa(kc) + " columns a panel, the rank-one update fused"
 	case usePanelsAVX2(n, k):
 		kb := min(k, panelMaxLanes)
-		kp := (kb + 3) &^ 3
-		kc := min(n, max(8, panel2Pack/kp&^7))
+		kp, kc := panel2Shape(n, kb, panel2Pack)
 		fused := ", the rank-one update a separate pass"
 		if n >= panel2FusedMinN {
 			fused = ", the rank-one update fused"

@@ -83,8 +83,7 @@ func mulVecsPanel2Stack(y, a []float64, n int, x []float64, k, r0, r1 int, updat
 // rows of whole tiles, on the AVX2 panels (with update, as
 // mulVecsPanelsAVX2).
 func mulVecsPanel2Pass(y, a []float64, n int, x []float64, k, r0, r1 int, update bool, alpha, beta float64, p, v, pack []float64) {
-	kp := (k + 3) &^ 3
-	kcMax := min(n, max(8, len(pack)/kp&^7))
+	kp, kcMax := panel2Shape(n, k, len(pack))
 	g3, g2, g1 := panelBlocks(kp / 4)
 	tiles := n / panel2Rows
 	t0, t1 := tileRange(r0, r1, n, tiles, panel2Rows)
@@ -95,6 +94,13 @@ func mulVecsPanel2Pass(y, a []float64, n int, x []float64, k, r0, r1 int, update
 		pr, vc := updateArgs(update, p, v, r, c0)
 		panel4AVX2(y[r:], a[r*n+c0:], pack[:kc*kp], n, nt, kc, kp, k, g3, g2, g1, alpha, beta, pr, vc, b2i(update))
 	})
+}
+
+// panel2Shape returns the packed lanes kp and the widest panel of the AVX2
+// panels for k ≤ panelMaxLanes vectors with a packed panel of pack float64s.
+func panel2Shape(n, k, pack int) (kp, kcMax int) {
+	kp = (k + 3) &^ 3
+	return kp, min(n, max(8, pack/kp&^7))
 }
 
 // packPanel packs columns c0 to c0+kc−1 of the k vectors of x transposed,

@@ -162,13 +162,8 @@ func mulVecsPanelBatchWide(y, a []float64, n int, x []float64, k, r0, r1 int, up
 // r0 … r1−1 (all that start from r0 when r1 = n). It returns the rows the
 // whole call's tiles cover.
 func mulVecsPanelPass(pack, acopy, y, a []float64, n int, x []float64, k, r0, r1 int, update bool, alpha, beta float64, p, v []float64) int {
-	kp := (k + 7) &^ 7
-	kcMax := min(n, len(pack)/kp&^7, panelACols)
+	kp, tileRows, kcMax := panelShape(n, k, len(pack))
 	z := kp / 8
-	tileRows := panelRows
-	if z%4 == 0 {
-		tileRows = 6
-	}
 	g3, g2, g1 := panelBlocks(z)
 	tiles := n / tileRows
 	upd, half := 0, 0
@@ -198,6 +193,19 @@ func mulVecsPanelPass(pack, acopy, y, a []float64, n int, x []float64, k, r0, r1
 			alpha, beta, pr, vc, upd, half, onebuf)
 	})
 	return tiles * tileRows
+}
+
+// panelShape returns the packed lanes kp, the tile height and the widest
+// panel of the AVX-512 panels for k ≤ panelMaxLanes vectors with a packed
+// panel of pack float64s: vectors in 4 registers (or a multiple) run in
+// tiles of 6 rows, all others in tiles of 8.
+func panelShape(n, k, pack int) (kp, rows, kcMax int) {
+	kp = (k + 7) &^ 7
+	rows = panelRows
+	if (kp/8)%4 == 0 {
+		rows = 6
+	}
+	return kp, rows, min(n, pack/kp&^7, panelACols)
 }
 
 // walkPanels walks the column panels of an n×n A, at most kcMax columns
