@@ -90,7 +90,11 @@ func TestBenchThreads(t *testing.T) {
 		one, err1 := strconv.ParseFloat(strings.TrimSpace(cells[3]), 64)
 		many, err2 := strconv.ParseFloat(strings.TrimSpace(cells[4]), 64)
 		ratio, err3 := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(cells[5]), "×"), 64)
-		if err1 != nil || err2 != nil || err3 != nil || one <= 0 || many <= 0 || math.Abs(ratio-one/many) > 0.01*ratio+0.005 {
+		// The times are printed to 0.005 µs and the ratio, of the unrounded
+		// times, to 0.005: the quotient of the printed times is off by up to
+		// ratio·(0.005/one + 0.005/many), plus the ratio's own rounding.
+		tol := (one/many)*(0.005/one+0.005/many) + 0.005 + 1e-9
+		if err1 != nil || err2 != nil || err3 != nil || one <= 0 || many <= 0 || math.Abs(ratio-one/many) > tol {
 			t.Errorf("bad row %q", line)
 		}
 	}
