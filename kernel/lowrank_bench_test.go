@@ -44,3 +44,22 @@ func BenchmarkCombineRows(b *testing.B) {
 func lowRankShapes() [][3]int {
 	return [][3]int{{49, 24, 1000}, {63, 31, 10000}, {77, 38, 100000}}
 }
+
+// BenchmarkCombineRowsOne times CombineRows for a single row against all
+// k stored vectors (the weighted step y_w = A·z_w of the limited memory),
+// a pass that reads the k rows of p once, and reports the rate it reads
+// them at.
+func BenchmarkCombineRowsOne(b *testing.B) {
+	for _, sh := range lowRankShapes() {
+		k, n := sh[0], sh[2]
+		b.Run(fmt.Sprintf("k=%d/n=%d", k, n), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(1, 2))
+			p, z, x := genVec(r, k*n, kindUniform), genVec(r, n, kindUniform), make([]float64, n)
+			s, c := genVec(r, n, kindUniform), genVec(r, k, kindUniform)
+			for b.Loop() {
+				CombineRows(x, nil, 1, s, z, 1, n, p, k, c)
+			}
+			b.ReportMetric(8*float64(k*n)/(b.Elapsed().Seconds()/float64(b.N))/1e9, "GB/s")
+		})
+	}
+}

@@ -136,8 +136,8 @@ func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, st
 			l = k
 		}
 		for ; l < k; l++ {
-			for t0 := 0; t0 == 0 || t0 < kp; t0 += combineTerms {
-				kc := min(combineTerms, kp-t0)
+			for t0 := 0; t0 == 0 || t0 < kp; t0 += combineRowTerms {
+				kc := min(combineRowTerms, kp-t0)
 				lrComb1(&x[l*stride], mp, &s[0], &z[l*stride], pAt(p, t0*stride), cAt(c, l*kp+t0), sigma, c4, stride, kc, t0 == 0, m != nil && t0+kc >= kp)
 			}
 		}

@@ -163,8 +163,15 @@ func makeCombineCases(seed uint64, special bool) []combineCase {
 		for _, kp := range []int{0, 1, 2, 3, 5, 8, 17, combineTerms + 6, 2*combineTerms + 2} {
 			// n = 71: two whole steps of 32 columns of the AVX-512 tile,
 			// one of 4 and 3 columns alone, with the terms in chunks.
-			for _, n := range []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 15, 16, 17, 31, 32, 33, 71, 100, combineBlock + 3} {
-				if n > 100 && (k > 3 || kp > 5) || kp > 17 && n > 17 && (n != 71 || k < 6) || k > 7 && n > 33 {
+			// n = 2·combineRowBlock + 37: a single row's blocks and its
+			// passes of combineRowTerms terms (kp = 17: 8, 8, 1), against
+			// the same row in a population of 2 (blocks of combineBlock).
+			for _, n := range []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 15, 16, 17, 31, 32, 33, 71, 100, combineBlock + 3, 2*combineRowBlock + 37} {
+				if n == 2*combineRowBlock+37 {
+					if k < 1 || k > 2 || kp != 17 {
+						continue
+					}
+				} else if n > 100 && (k > 3 || kp > 5) || kp > 17 && n > 17 && (n != 71 || k < 6) || k > 7 && n > 33 {
 					continue
 				}
 				kind := i % numKinds
