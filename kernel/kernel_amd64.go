@@ -320,8 +320,12 @@ func tiling(n, k int) string {
 	case usePanels(n, k):
 		kb := min(k, panelMaxLanes)
 		kp, rows, kc := panelShape(n, kb, panelPackLen(n))
-		return "AVX-512 column panels: tiles of " + strconv.Itoa(rows) + " rows × " + strconv.Itoa(kp/8) +
-			" registers (" + strconv.Itoa(kp) + " lanes for " + strconv.Itoa(kb) + " vectors" + batches(k) + "), " +
+		regs, lanes := strconv.Itoa(kp/8)+" registers", kp
+		if panelHalf(kp, kb) {
+			regs, lanes = regs+", the last 4 lanes wide", kp-4
+		}
+		return "AVX-512 column panels: tiles of " + strconv.Itoa(rows) + " rows × " + regs +
+			" (" + strconv.Itoa(lanes) + " lanes for " + strconv.Itoa(kb) + " vectors" + batches(k) + "), " +
 			strconv.Itoa(kc) + " columns a panel, the rank-one update fused"
 	case usePanelsAVX2(n, k):
 		kb := min(k, panelMaxLanes)

@@ -157,6 +157,16 @@ func mulVecsPanelBatchWide(y, a []float64, n int, x []float64, k, r0, r1 int, up
 	return mulVecsPanelPass(pack[:], acopy[:], y, a, n, x, k, r0, r1, update, alpha, beta, p, v)
 }
 
+// panelHalf reports whether the panels' tiles for k vectors in kp lanes
+// make their last register 4 lanes wide: a single block (3 registers in
+// the 8-row tiles, 4 in the 6-row ones) whose last register holds at most
+// 4 vectors. Its loads and FMAs then cost half a 512-bit one on CPUs that
+// split those in two, and the same on the others.
+func panelHalf(kp, k int) bool {
+	z := kp / 8
+	return (z == 3 || z == 4) && k%8 != 0 && k%8 <= 4
+}
+
 // mulVecsPanelPass is mulVecsPanelBatch with the packed panel in pack and
 // the room for the copies of A in acopy: the whole tiles within the rows
 // r0 … r1−1 (all that start from r0 when r1 = n). It returns the rows the
@@ -170,8 +180,8 @@ func mulVecsPanelPass(pack, acopy, y, a []float64, n int, x []float64, k, r0, r1
 	if update {
 		upd = 1
 	}
-	if (z == 3 || z == 4) && k%8 != 0 && k%8 <= 4 {
-		half = 1 // one block, its last register at most half full
+	if panelHalf(kp, k) {
+		half = 1
 	}
 	// A tile of a single block of 3 or 4 registers copies the next tile's
 	// block over its own copy (onebuf); the other blocks would read the
