@@ -158,38 +158,52 @@ func lower(u mmaes.Update) string {
 // It reports the flops and bytes a generation moves as rates.
 func BenchmarkGenerationLMMA(b *testing.B) {
 	for _, n := range []int{1000, 10000, 100000, 1000000} {
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			cfg := mmaes.DefaultConfig(n)
-			cfg.Update, cfg.C = mmaes.LMMA, 0.5
-			cfg.TolFun, cfg.TolX, cfg.MaxGenerations, cfg.MaxCondition, cfg.Endless = 0, 0, 0, 0, true
-			o, err := mmaes.New(cfg)
-			if err != nil {
-				b.Fatal(err)
-			}
-			par := o.Params()
-			k, lambda, nf := float64(par.Memory+1), float64(par.Lambda), float64(n)
-			var h uint64
-			fit := make([]float64, par.Lambda)
-			gen := func() {
-				for i := range o.Ask() {
-					h = (h + 0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
-					fit[i] = float64(h >> 11)
-				}
-				if err := o.Tell(fit); err != nil {
-					b.Fatal(err)
-				}
-			}
-			for range 2*par.Memory + 4 {
-				gen()
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				gen()
-			}
-			sec := b.Elapsed().Seconds() / float64(b.N)
-			b.ReportMetric(sec*1e9, "ns/generation")
-			b.ReportMetric(4*k*lambda*nf/sec/1e9, "GFLOP/s")
-			b.ReportMetric(8*(2*k+4*lambda)*nf/sec/1e9, "GB/s")
-		})
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) { benchLMMA(b, n, 1) })
 	}
+}
+
+// BenchmarkGenerationLMMAThreads is BenchmarkGenerationLMMA with the two
+// passes split over Config.Threads goroutines (threads=1: one); benchstat
+// compares the two.
+func BenchmarkGenerationLMMAThreads(b *testing.B) {
+	for _, n := range []int{1000, 2000, 4000, 10000, 100000} {
+		for _, threads := range []int{1, 2} {
+			b.Run(fmt.Sprintf("n=%d/threads=%d", n, threads), func(b *testing.B) { benchLMMA(b, n, threads) })
+		}
+	}
+}
+
+func benchLMMA(b *testing.B, n, threads int) {
+	cfg := mmaes.DefaultConfig(n)
+	cfg.Update, cfg.C, cfg.Threads = mmaes.LMMA, 0.5, threads
+	cfg.TolFun, cfg.TolX, cfg.MaxGenerations, cfg.MaxCondition, cfg.Endless = 0, 0, 0, 0, true
+	o, err := mmaes.New(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer o.Close()
+	par := o.Params()
+	k, lambda, nf := float64(par.Memory+1), float64(par.Lambda), float64(n)
+	var h uint64
+	fit := make([]float64, par.Lambda)
+	gen := func() {
+		for i := range o.Ask() {
+			h = (h + 0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
+			fit[i] = float64(h >> 11)
+		}
+		if err := o.Tell(fit); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for range 2*par.Memory + 4 {
+		gen()
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		gen()
+	}
+	sec := b.Elapsed().Seconds() / float64(b.N)
+	b.ReportMetric(sec*1e9, "ns/generation")
+	b.ReportMetric(4*k*lambda*nf/sec/1e9, "GFLOP/s")
+	b.ReportMetric(8*(2*k+4*lambda)*nf/sec/1e9, "GB/s")
 }

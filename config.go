@@ -260,18 +260,22 @@ type Config struct {
 	Workers int
 
 	// Threads is the number of goroutines that share a generation's linear
-	// algebra with the full matrix (MMA, ECMA and Cholesky): the sampling
-	// A·z_i and the fused update of A, split by ranges of rows of A; 0 or
-	// 1: the calling goroutine alone. Every row is computed as on one
-	// goroutine, so the run is bit for bit the same for every Threads. New
-	// starts Threads − 1 goroutines that live with the optimizer (none per
-	// generation; Close or the optimizer's collection ends them), and
-	// below n = 512 a generation stays on one goroutine. After its share
-	// of a generation each of them waits for the next one spinning for up
-	// to 100 µs (yielding the processor every few hundred checks) before
-	// it parks, so that a generation need not wake it. LMMA and the
-	// separable distributions do not split. Threads is not part of a
-	// checkpoint: UnmarshalBinary keeps the receiver's.
+	// algebra; 0 or 1: the calling goroutine alone. With the full matrix
+	// (MMA, ECMA and Cholesky) the sampling A·z_i and the fused update of
+	// A split by ranges of rows of A, from n = 512; with LMMA its two
+	// passes over the stored vectors (the coefficients by ranges of the
+	// vectors, the candidates and y_w by ranges of columns) and the Gram
+	// matrix of its row norms, each once it is about 17 Mflop (from n ≈
+	// 8000 at the default Memory). The normal deviates and the rest of a
+	// generation stay on the calling goroutine. Every element is computed
+	// as on one goroutine, so the run is bit for bit the same for every
+	// Threads. New starts Threads − 1 goroutines that live with the
+	// optimizer (none per generation; Close or the optimizer's collection
+	// ends them). After its share of a generation each of them waits for
+	// the next one spinning for up to 100 µs (yielding the processor every
+	// few hundred checks) before it parks, so that a generation need not
+	// wake it. Threads is not part of a checkpoint: UnmarshalBinary keeps
+	// the receiver's.
 	Threads int
 
 	// MaxMemory bounds the bytes an optimizer allocates (A, the

@@ -195,7 +195,12 @@ func (d *fullMatrix) reset() {
 	clear(d.v)
 }
 
-func (d *fullMatrix) setThreads(t *rowThreads) { d.threads = t }
+func (d *fullMatrix) setThreads(t *rowThreads, lambda int) {
+	d.threads = t
+	if t != nil {
+		t.size(d.n, lambda)
+	}
+}
 
 // sample computes Ã·z_i for the population with one kernel call, applying
 // the pending update in the same pass, and scales the results by s.

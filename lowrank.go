@@ -79,6 +79,12 @@ type lowRank struct {
 	solveM, solveR []float64
 	view           []float64 // the dense A that matrix returns, when it fits
 	budget         int64
+
+	// threads splits the two passes over goroutines (Config.Threads); nil:
+	// one. dot and comb are their jobs.
+	threads *rowThreads
+	dot     dotJob
+	comb    combineJob
 }
 
 // newLowRank allocates a limited-memory distribution for a validated cfg.
@@ -190,13 +196,13 @@ func (d *lowRank) reset() {
 // sampleDirect).
 func (d *lowRank) sample(y, z []float64, k int) {
 	d.coefficients(z, k)
-	kernel.CombineRows(y, nil, 1, d.sd, z, k, d.n, d.p[:d.k*d.n], d.k, d.cw)
+	d.combineRows(y, nil, 1, z, k, d.cw)
 }
 
 // coefficients computes w and cw for the k vectors of z.
 func (d *lowRank) coefficients(z []float64, k int) {
 	kk := d.k
-	kernel.DotRows(d.w, d.v[:kk*d.n], kk, z, k, d.n)
+	d.dotRows(d.w, d.v[:kk*d.n], kk, z, k, d.n)
 	for l := 0; l < k; l++ {
 		for t := 0; t < kk; t++ {
 			d.cw[l*kk+t] = d.g[t] * d.w[l*kk+t]
@@ -207,7 +213,7 @@ func (d *lowRank) coefficients(z []float64, k int) {
 // sampleDirect sets the candidates x_l = m + σ·A·z_l for the k rows of z.
 func (d *lowRank) sampleDirect(x, z, m []float64, sigma float64, k int) {
 	d.coefficients(z, k)
-	kernel.CombineRows(x, m, sigma, d.sd, z, k, d.n, d.p[:d.k*d.n], d.k, d.cw)
+	d.combineRows(x, m, sigma, z, k, d.cw)
 }
 
 // candidate sets dst to candidate l of the last sample, x_l = m + σ·A·z_l,
@@ -229,7 +235,7 @@ func (d *lowRank) weightedStep(yw, zw []float64, w []float64, idx []int) {
 			cs[t] += wr * c
 		}
 	}
-	kernel.CombineRows(yw, nil, 1, d.sd, zw, 1, d.n, d.p[:kk*d.n], kk, cs)
+	d.combineRows(yw, nil, 1, zw, 1, cs)
 }
 
 // propose computes the live slot's new paths from z_w and y_w (set by
@@ -337,7 +343,7 @@ func (d *lowRank) inspect(gen int, exact bool) health {
 func (d *lowRank) scan() (maxRow, minRow float64) {
 	n, kk := d.n, d.k
 	gram := d.gram[:kk*kk]
-	kernel.DotRows(gram, d.v[:kk*n], kk, d.v[:kk*n], kk, n)
+	d.dotRows(gram, d.v[:kk*n], kk, d.v[:kk*n], kk, n)
 	q := d.cs[:kk]
 	maxRow, minRow = 0, math.Inf(1)
 	relHi, relLo := 0.0, math.Inf(1)

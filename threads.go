@@ -46,14 +46,15 @@ func checkThreads(cfg *Config, _ *Params) error {
 	return nil
 }
 
-// rowThreads splits the full matrix's sampling and fused update over
-// goroutines by ranges of rows of A (kernel.SplitRows): the caller's
+// rowThreads splits a generation's linear algebra over goroutines by
+// ranges (of rows of the full matrix A, kernel.SplitRows; of the limited
+// memory's stored vectors and of its columns, splitRange): the caller's
 // goroutine and Threads − 1 goroutines started with the pool take the
-// ranges in turn, each with its own kernel work space. Every row is the
-// same bits whoever computes it, so a run does not depend on Threads. The
-// goroutines hold the pool, never the Optimizer: when the Optimizer is
-// collected a cleanup closes the pool and they end; Close ends them at
-// once.
+// ranges of a job in turn, each with its own kernel work space. Every
+// element is the same bits whoever computes it, so a run does not depend
+// on Threads. The goroutines hold the pool, never the Optimizer: when the
+// Optimizer is collected a cleanup closes the pool and they end; Close
+// ends them at once.
 //
 // A call hands work to a helper that is spinning (it finished the last
 // call less than threadSpin ago) by compare-and-swap on its state, and to
@@ -68,12 +69,35 @@ type rowThreads struct {
 	next    atomic.Int64
 	pending atomic.Int64 // helpers still computing the current call
 
-	// The call being split, set before the helpers are handed it.
-	used          int // ranges
+	// The call being split, set before the helpers are handed it: its
+	// ranges, and the job that computes one.
+	used int
+	job  rangeJob
+	mat  matrixJob // the full matrix's job
+}
+
+// A rangeJob computes range i of the pool's bounds with the work space of
+// goroutine w.
+type rangeJob interface {
+	runRange(t *rowThreads, i, w int)
+}
+
+// matrixJob is the full matrix's sampling, with the pending update or not
+// (kernel.UpdateMulVecsRowsWork, kernel.MulVecsRowsWork), by ranges of rows.
+type matrixJob struct {
 	y, a, x, p, v []float64
 	n, k          int
 	alpha, beta   float64
 	update        bool
+}
+
+func (j *matrixJob) runRange(t *rowThreads, i, w int) {
+	r0, r1 := t.bounds[i], t.bounds[i+1]
+	if j.update {
+		kernel.UpdateMulVecsRowsWork(j.y, j.a, j.n, j.alpha, j.beta, j.p, j.v, j.x, j.k, r0, r1, t.works[w])
+		return
+	}
+	kernel.MulVecsRowsWork(j.y, j.a, j.n, j.x, j.k, r0, r1, t.works[w])
 }
 
 // poolHelper is one goroutine of a rowThreads.
@@ -143,7 +167,7 @@ func (t *rowThreads) drain(w int) {
 		if i >= t.used {
 			return
 		}
-		t.runRange(i, w)
+		t.job.runRange(t, i, w)
 	}
 }
 
@@ -180,9 +204,47 @@ func (t *rowThreads) sample(update bool, y, a []float64, n int, alpha, beta floa
 	if used < 2 {
 		return false
 	}
-	t.used = used
-	t.y, t.a, t.x, t.p, t.v = y, a, x, p, v
-	t.n, t.k, t.alpha, t.beta, t.update = n, k, alpha, beta, update
+	t.mat = matrixJob{y: y, a: a, x: x, p: p, v: v, n: n, k: k, alpha: alpha, beta: beta, update: update}
+	t.run(&t.mat, used)
+	t.mat = matrixJob{}
+	return true
+}
+
+// split sets the pool's bounds to ranges of 0 … total−1 for a job
+// (splitRange) and returns their number, or 0 when the pool is nil or
+// stopped.
+func (t *rowThreads) split(total, align, minLen int) int {
+	if t == nil || t.closed {
+		return 0
+	}
+	return splitRange(t.bounds, total, len(t.bounds)-1, align, minLen)
+}
+
+// splitRange divides 0 … total−1 into at most parts ranges, range i being
+// bounds[i] … bounds[i+1]−1 for i below the count it returns, each at
+// least minLen long (but the only one) and its boundaries multiples of
+// align.
+func splitRange(bounds []int, total, parts, align, minLen int) int {
+	parts = max(1, min(parts, total/max(minLen, align, 1)))
+	bounds[0] = 0
+	used := 1
+	for i := 1; i < parts; i++ {
+		b := i * (total / parts) / align * align
+		if b <= bounds[used-1] || total-b < minLen {
+			continue
+		}
+		bounds[used] = b
+		used++
+	}
+	bounds[used] = total
+	return used
+}
+
+// run computes the used ranges of the pool's bounds with job, on the
+// caller's goroutine and as many helpers as there are other ranges, and
+// returns when all are done.
+func (t *rowThreads) run(job rangeJob, used int) {
+	t.used, t.job = used, job
 	t.next.Store(0)
 	helpers := min(len(t.helpers), used-1)
 	t.pending.Store(int64(helpers))
@@ -197,22 +259,13 @@ func (t *rowThreads) sample(update bool, y, a []float64, n int, alpha, beta floa
 			runtime.Gosched()
 		}
 	}
-	t.y, t.a, t.x, t.p, t.v = nil, nil, nil, nil, nil
-	return true
+	t.job = nil
 }
 
-func (t *rowThreads) runRange(i, w int) {
-	r0, r1 := t.bounds[i], t.bounds[i+1]
-	if t.update {
-		kernel.UpdateMulVecsRowsWork(t.y, t.a, t.n, t.alpha, t.beta, t.p, t.v, t.x, t.k, r0, r1, t.works[w])
-		return
-	}
-	kernel.MulVecsRowsWork(t.y, t.a, t.n, t.x, t.k, r0, r1, t.works[w])
-}
-
-// threadedSampler is a distribution whose sampling can use a rowThreads.
+// threadedSampler is a distribution whose sampling can use a rowThreads;
+// setThreads hands it the pool (nil: none) for a population of λ.
 type threadedSampler interface {
-	setThreads(t *rowThreads)
+	setThreads(t *rowThreads, lambda int)
 }
 
 // startThreads gives the optimizer the pool Config.Threads asks for
@@ -236,10 +289,7 @@ func (o *Optimizer) startThreads() {
 // distribution, sized for its λ.
 func (o *Optimizer) attachThreads() {
 	if ts, ok := o.dist.(threadedSampler); ok {
-		if o.threads != nil {
-			o.threads.size(o.cfg.Dim, o.par.Lambda)
-		}
-		ts.setThreads(o.threads)
+		ts.setThreads(o.threads, o.par.Lambda)
 	}
 }
 

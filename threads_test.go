@@ -3,6 +3,7 @@ package mmaes_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"strings"
 	"testing"
@@ -195,5 +196,87 @@ func TestThreadsInvalid(t *testing.T) {
 		if got := o.Config().Threads; got != 0 {
 			t.Errorf("after a refused Reconfigure, Threads = %d", got)
 		}
+	}
+}
+
+// TestThreadsLMMA checks that the limited memory's passes split over
+// goroutines (the coefficients by ranges of the stored vectors, the
+// candidates, y_w and the row norms' Gram matrix by ranges of columns)
+// give the run on one goroutine bit for bit, with a Threads change in the
+// middle, and allocate nothing a generation. n = 20 000 with windows of 2
+// generations stores enough pairs within the run that the passes split
+// (the sampling's from the 24th generation, the Gram matrix of the row
+// norms, which MinStd scans every generation, from the 42nd).
+func TestThreadsLMMA(t *testing.T) {
+	const n, gens = 20000, 50
+	run := func(threads, switchTo int) ([]float64, []float64, float64) {
+		cfg := startConfig(n, mmaes.LMMA, 7)
+		cfg.Threads, cfg.C, cfg.MinStd = threads, 0.5, 1e-300
+		cfg.TolFun, cfg.TolX, cfg.MaxGenerations = 0, 0, gens
+		o := mustNew(t, cfg)
+		defer o.Close()
+		fit := make([]float64, o.Lambda())
+		var xsum []float64 // a hash of every candidate's bits, each generation
+		for o.Reason() == mmaes.NotStopped {
+			if o.Generation() == gens/2 && switchTo != threads {
+				if err := o.Reconfigure(func(c *mmaes.Config) { c.Threads = switchTo }); err != nil {
+					t.Fatal(err)
+				}
+			}
+			xs := o.Ask()
+			var h uint64
+			for i, x := range xs {
+				fit[i] = ellipsoid(x)
+				for _, v := range x {
+					h = (h ^ math.Float64bits(v)) * 0x100000001b3
+				}
+			}
+			xsum = append(xsum, float64(h>>11))
+			if err := o.Tell(fit); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if o.Reason() != mmaes.MaxGenerationsReached {
+			t.Fatalf("stopped by %v", o.Reason())
+		}
+		return xsum, append([]float64(nil), o.Mean()...), o.Sigma()
+	}
+	wantX, wantMean, wantSigma := run(1, 1)
+	cases := [][2]int{{2, 2}, {3, 3}, {1, 2}, {2, 1}}
+	if testing.Short() {
+		cases = cases[2:3]
+	}
+	for _, tc := range cases {
+		x, mean, sigma := run(tc[0], tc[1])
+		what := fmt.Sprintf("Threads %d, then %d", tc[0], tc[1])
+		if j := firstDiff(x, wantX); j >= 0 {
+			t.Errorf("%s: the candidates of generation %d differ from one goroutine's", what, j+1)
+		}
+		if j := firstDiff(mean, wantMean); j >= 0 {
+			t.Errorf("%s: mean[%d] = %v, one goroutine %v", what, j, mean[j], wantMean[j])
+		}
+		if sigma != wantSigma {
+			t.Errorf("%s: σ = %v, one goroutine %v", what, sigma, wantSigma)
+		}
+	}
+
+	cfg := startConfig(n, mmaes.LMMA, 7)
+	cfg.Threads, cfg.C, cfg.TolFun, cfg.TolX, cfg.MaxGenerations = 2, 0.5, 0, 0, 0
+	o := mustNew(t, cfg)
+	defer o.Close()
+	fit := make([]float64, o.Lambda())
+	gen := func() {
+		for i, x := range o.Ask() {
+			fit[i] = ellipsoid(x)
+		}
+		if err := o.Tell(fit); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range gens {
+		gen()
+	}
+	if a := testing.AllocsPerRun(5, gen); a != 0 {
+		t.Errorf("%v allocations per generation of LMMA with Threads = 2", a)
 	}
 }

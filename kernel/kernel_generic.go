@@ -145,13 +145,13 @@ func weightedSumGeneric(dst, w, x []float64, n int, rows []int) {
 	}
 }
 
-// dotRowsGeneric adds to dst[j*ka+i] the dot product of a_i and b_j over
-// the first cols columns (rows of a and b are stride apart), in index
-// order.
-func dotRowsGeneric(dst, a []float64, ka int, b []float64, kb, cols, stride int) {
+// dotRowsGeneric adds to dst[j*ka+i], i0 ≤ i < i1, the dot product of a_i
+// and b_j over the first cols columns (rows of a and b are stride apart),
+// in index order.
+func dotRowsGeneric(dst, a []float64, ka int, b []float64, kb, cols, stride, i0, i1 int) {
 	for j := 0; j < kb; j++ {
 		bj := b[j*stride : j*stride+cols]
-		for i := 0; i < ka; i++ {
+		for i := i0; i < i1; i++ {
 			dst[j*ka+i] += dotGeneric(a[i*stride:i*stride+cols], bj)
 		}
 	}

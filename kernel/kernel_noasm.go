@@ -40,8 +40,8 @@ func weightedSum(dst, w, x []float64, n int, rows []int) { weightedSumGeneric(ds
 
 func countLess(dst []int, keys []int64) { countLessGeneric(dst, keys) }
 
-func dotRows(dst, a []float64, ka int, b []float64, kb, cols, stride, _ int) {
-	dotRowsGeneric(dst, a, ka, b, kb, cols, stride)
+func dotRows(dst, a []float64, ka int, b []float64, kb, cols, stride, _, i0, i1 int) {
+	dotRowsGeneric(dst, a, ka, b, kb, cols, stride, i0, i1)
 }
 
 func combineRows(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64, _ int) {

@@ -56,11 +56,27 @@ const combineTerms = 128
 // order; within a block the order is the path's (the generic path in
 // index order). dst must not overlap a or b.
 func DotRows(dst, a []float64, ka int, b []float64, kb, n int) {
+	DotRowsRange(dst, a, ka, b, kb, n, 0, ka)
+}
+
+// DotRowsAlign is the granularity of DotRowsRange's ranges: the height of
+// DotRows' tiles of rows of a.
+const DotRowsAlign = 4
+
+// DotRowsRange computes the rows i0 … i1−1 of DotRows' result, dst[j*ka+i]
+// = a_i·b_j for i0 ≤ i < i1 and j < kb, with the bits DotRows gives them,
+// and writes nothing else: ranges that cover 0 … ka−1 give DotRows' result,
+// whatever goroutines compute them. i0 must be a multiple of DotRowsAlign,
+// and i1 too unless it is ka.
+func DotRowsRange(dst, a []float64, ka int, b []float64, kb, n, i0, i1 int) {
 	if n < 0 || ka < 0 || kb < 0 {
 		panic("kernel: negative size")
 	}
 	if mulOverflows(ka, n) || mulOverflows(kb, n) || mulOverflows(ka, kb) {
 		panic("kernel: size overflows int")
+	}
+	if i0 < 0 || i1 < i0 || i1 > ka || i0%DotRowsAlign != 0 || i1 != ka && i1%DotRowsAlign != 0 {
+		panic("kernel: DotRowsRange: rows out of bounds or not aligned")
 	}
 	if len(a) < ka*n {
 		panic("kernel: short a")
@@ -78,14 +94,19 @@ func DotRows(dst, a []float64, ka int, b []float64, kb, n int) {
 	if overlaps(dst, a) || overlaps(dst, b) {
 		panic("kernel: dst overlaps an input")
 	}
-	clear(dst)
+	if i0 == i1 {
+		return
+	}
+	for j := 0; j < kb; j++ {
+		clear(dst[j*ka+i0 : j*ka+i1])
+	}
 	for c0 := 0; c0 < n; c0 += dotRowsBlock {
 		w := min(dotRowsBlock, n-c0)
 		ahead := 0
 		if c0+w < n && (ka+kb)*n >= prefetchMin {
 			ahead = w
 		}
-		dotRows(dst, a[c0:], ka, b[c0:], kb, w, n, ahead)
+		dotRows(dst, a[c0:], ka, b[c0:], kb, w, n, ahead, i0, i1)
 	}
 }
 
@@ -101,11 +122,24 @@ func DotRows(dst, a []float64, ka int, b []float64, kb, n int) {
 // themselves, x = u (σ is not used): y_l = diag(s)·z_l + Σ_t c_{l,t}·p_t.
 // x must not overlap m, s, z, p or c.
 func CombineRows(x, m []float64, sigma float64, s, z []float64, k, n int, p []float64, kp int, c []float64) {
+	CombineRowsRange(x, m, sigma, s, z, k, n, p, kp, c, 0, n)
+}
+
+// CombineRowsRange computes the columns j0 … j1−1 of CombineRows' result
+// (x[l*n+j] for l < k, j0 ≤ j < j1), with the bits CombineRows gives them
+// (each element is one chain), and writes nothing else: ranges that cover
+// 0 … n−1 give CombineRows' result, whatever goroutines compute them.
+// Ranges that start at multiples of 8 columns keep the rows of x 64-byte
+// aligned where they are, for the streaming stores.
+func CombineRowsRange(x, m []float64, sigma float64, s, z []float64, k, n int, p []float64, kp int, c []float64, j0, j1 int) {
 	if n < 0 || k < 0 || kp < 0 {
 		panic("kernel: negative size")
 	}
 	if mulOverflows(k, n) || mulOverflows(kp, n) || mulOverflows(k, kp) {
 		panic("kernel: size overflows int")
+	}
+	if j0 < 0 || j1 < j0 || j1 > n {
+		panic("kernel: CombineRowsRange: columns out of bounds")
 	}
 	switch {
 	case len(x) < k*n:
@@ -135,8 +169,8 @@ func CombineRows(x, m []float64, sigma float64, s, z []float64, k, n int, p []fl
 	if k == 1 {
 		block = combineRowBlock // a single row: a pass of combineRowTerms terms at a time
 	}
-	for c0 := 0; c0 < n; c0 += block {
-		w := min(block, n-c0)
+	for c0 := j0; c0 < j1; c0 += block {
+		w := min(block, j1-c0)
 		pc := p
 		if kp > 0 {
 			pc = p[c0:]
@@ -146,7 +180,7 @@ func CombineRows(x, m []float64, sigma float64, s, z []float64, k, n int, p []fl
 			mc = m[c0:]
 		}
 		ahead := 0
-		if c0+w < n && kp*n >= prefetchMin {
+		if c0+w < j1 && kp*n >= prefetchMin {
 			ahead = w
 		}
 		combineRows(x[c0:], mc, sigma, s[c0:], z[c0:], k, w, n, pc, kp, c, ahead)

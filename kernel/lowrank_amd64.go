@@ -11,12 +11,12 @@ import "unsafe"
 // are each the same chain on both, so its bits are the AVX2 path's;
 // DotRows sums in 8 lanes instead of 4.
 
-func dotRows(dst, a []float64, ka int, b []float64, kb, cols, stride, ahead int) {
+func dotRows(dst, a []float64, ka int, b []float64, kb, cols, stride, ahead, i0, i1 int) {
 	if !useAVX2 {
-		dotRowsGeneric(dst, a, ka, b, kb, cols, stride)
+		dotRowsGeneric(dst, a, ka, b, kb, cols, stride, i0, i1)
 		return
 	}
-	dotRowsTiles(dst, a, ka, b, kb, cols, stride, ahead)
+	dotRowsTiles(dst, a, ka, b, kb, cols, stride, ahead, i0, i1)
 }
 
 func combineRows(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64, ahead int) {

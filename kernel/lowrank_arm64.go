@@ -2,12 +2,12 @@
 
 package kernel
 
-func dotRows(dst, a []float64, ka int, b []float64, kb, cols, stride, ahead int) {
+func dotRows(dst, a []float64, ka int, b []float64, kb, cols, stride, ahead, i0, i1 int) {
 	if !useNEON {
-		dotRowsGeneric(dst, a, ka, b, kb, cols, stride)
+		dotRowsGeneric(dst, a, ka, b, kb, cols, stride, i0, i1)
 		return
 	}
-	dotRowsTiles(dst, a, ka, b, kb, cols, stride, ahead)
+	dotRowsTiles(dst, a, ka, b, kb, cols, stride, ahead, i0, i1)
 }
 
 func combineRows(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64, ahead int) {

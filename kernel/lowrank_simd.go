@@ -29,17 +29,19 @@ import (
 //
 // cols is a multiple of 4 for all but lrDot.
 
-// dotRowsTiles is dotRows on a SIMD path: tiles of 4 rows of a by 3 rows
+// dotRowsTiles is dotRows on a SIMD path for the rows i0 … i1−1 of a (i0
+// a multiple of 4, i1 too unless it is ka): tiles of 4 rows of a by 3 rows
 // of b, 4×1 for the last rows of b, the path's Dot for the last rows of a;
-// the columns past the last whole group of 4 are added afterwards in
-// index order (math.FMA on each product). With ahead > 0 (the columns to
-// the next block) the tiles of a's first rows ask for the next block's
-// lines of b's rows, and the first tile of each row of tiles for those of
-// a's: each line once, a block ahead.
-func dotRowsTiles(dst, a []float64, ka int, b []float64, kb, cols, stride, ahead int) {
+// the columns past the last whole group of 4 are added afterwards in index
+// order (math.FMA on each product). A row is computed by the same kernel
+// whichever range it is in. With ahead > 0 (the columns to the next block)
+// the tiles of the range's first rows ask for the next block's lines of
+// b's rows, and the first tile of each row of tiles for those of a's: each
+// line once per range, a block ahead.
+func dotRowsTiles(dst, a []float64, ka int, b []float64, kb, cols, stride, ahead, i0, i1 int) {
 	c4 := cols &^ 3
-	i := 0
-	for ; i+4 <= ka; i += 4 {
+	i := i0
+	for ; i+4 <= i1; i += 4 {
 		ai := unsafe.SliceData(a[i*stride:])
 		j := 0
 		for ; j+3 <= kb; j += 3 {
@@ -47,7 +49,7 @@ func dotRowsTiles(dst, a []float64, ka int, b []float64, kb, cols, stride, ahead
 			if ahead > 0 && j == 0 {
 				pfa = 8 * ahead // the next block's rows of a, once each
 			}
-			if ahead > 0 && i == 0 {
+			if ahead > 0 && i == i0 {
 				pfb = 8 * ahead // and of b
 			}
 			lrDot4x3(&dst[j*ka+i], ai, unsafe.SliceData(b[j*stride:]), c4, stride, ka, pfa, pfb)
@@ -56,13 +58,13 @@ func dotRowsTiles(dst, a []float64, ka int, b []float64, kb, cols, stride, ahead
 			lrDot4x1(&dst[j*ka+i], ai, unsafe.SliceData(b[j*stride:]), c4, stride)
 		}
 	}
-	if i < ka && ka >= 4 && c4 > 0 {
+	if i < i1 && ka >= 4 && c4 > 0 {
 		// The last rows of a: a tile of the last 4 rows into scratch,
 		// of which the rows not done yet are added (0 + s = s: the bits
 		// of adding s to dst directly).
 		var tmp [12]float64
-		i0 := ka - 4
-		ai := unsafe.SliceData(a[i0*stride:])
+		t0 := ka - 4
+		ai := unsafe.SliceData(a[t0*stride:])
 		j := 0
 		for ; j < kb; j += 3 {
 			nj := min(3, kb-j)
@@ -75,14 +77,14 @@ func dotRowsTiles(dst, a []float64, ka int, b []float64, kb, cols, stride, ahead
 				}
 			}
 			for jj := 0; jj < nj; jj++ {
-				for ii := i; ii < ka; ii++ {
-					dst[(j+jj)*ka+ii] += tmp[jj*4+ii-i0]
+				for ii := i; ii < i1; ii++ {
+					dst[(j+jj)*ka+ii] += tmp[jj*4+ii-t0]
 				}
 			}
 		}
-		i = ka
+		i = i1
 	}
-	for ; i < ka && c4 > 0; i++ {
+	for ; i < i1 && c4 > 0; i++ {
 		ai := a[i*stride : i*stride+c4]
 		for j := 0; j < kb; j++ {
 			dst[j*ka+i] += lrDot(ai, b[j*stride:j*stride+c4])
@@ -93,7 +95,7 @@ func dotRowsTiles(dst, a []float64, ka int, b []float64, kb, cols, stride, ahead
 	}
 	for j := 0; j < kb; j++ {
 		bj := b[j*stride+c4 : j*stride+cols]
-		for i := 0; i < ka; i++ {
+		for i := i0; i < i1; i++ {
 			s := dst[j*ka+i]
 			for c, x := range a[i*stride+c4 : i*stride+cols] {
 				s = math.FMA(x, bj[c], s)

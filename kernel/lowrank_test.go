@@ -368,7 +368,7 @@ func TestDotRowsStreaming(t *testing.T) {
 	forEachPath(t, func(t *testing.T) {
 		clear(want)
 		for c0 := 0; c0 < n; c0 += dotRowsBlock {
-			dotRows(want, a[c0:], ka, b[c0:], kb, min(dotRowsBlock, n-c0), n, 0)
+			dotRows(want, a[c0:], ka, b[c0:], kb, min(dotRowsBlock, n-c0), n, 0, 0, ka)
 		}
 		DotRows(got, a, ka, b, kb, n)
 		if e := sameResults(got, want); e >= 0 {

@@ -30,7 +30,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	mdPath := fs.String("md", "", "also write the tables as Markdown to this file")
 	plotPath := fs.String("plot", "", "write a log-log PNG of time per generation against n")
 	runs := fs.Int("runs", 1, "measure the whole table this many times; with more than one, also print the median and range of each ratio over the runs (the plot shows the medians)")
-	threads := fs.Int("threads", 0, "also time the generations with Config.Threads = this many goroutines (and as many cores), against one, at each of -dims (0: not)")
+	threads := fs.Int("threads", 0, "also time the generations with Config.Threads = this many goroutines (and as many cores), against one, at each of -dims and -lmma-dims (0: not)")
 	lmmaDims := fs.String("lmma-dims", "10000,100000", "dimensions of the limited-memory (LMMA) table (empty: none; 1000000 needs about 2 GB and a minute)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -92,6 +92,9 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	if len(lmDims) > 0 {
 		peak, _ := measurePeak(*reps)
 		benchLMMA(w, lmDims, *reps, peak)
+		if *threads >= 2 {
+			benchLMMAThreads(w, lmDims, *reps, *threads)
+		}
 	}
 	if len(latDims) > 0 {
 		fmt.Fprintf(w, "\nsingle-generation latency over %d generations:\n\n| n | median µs | p99 µs | max µs |\n|---|---|---|---|\n", *latencyGens)

@@ -22,36 +22,19 @@ func benchLMMA(w io.Writer, dims []int, reps int, peak float64) {
 	fmt.Fprintln(w, "| n | λ | k | µs/gen | T_roof µs | µs/T_roof | GFLOP/s | of peak | normal deviates µs | kernels + rest µs | heap MB | (2m+2λ+16)·n·8 MB |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, n := range dims {
-		cfg := mmaes.DefaultConfig(n)
-		cfg.Update, cfg.C, cfg.Sigma = mmaes.LMMA, 0.5, 1
-		cfg.TolFun, cfg.TolX, cfg.MaxGenerations, cfg.MaxCondition, cfg.Endless = 0, 0, 0, 0, true
 		var m0, m1 runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&m0)
-		opt, err := mmaes.New(cfg)
+		opt, gen, err := newLMMABench(n, 1)
 		if err != nil {
 			fmt.Fprintf(w, "| %d | – | – | %v |\n", n, err)
 			continue
 		}
 		par := opt.Params()
 		k, lambda, nf := float64(par.Memory+1), float64(par.Lambda), float64(n)
-		fit := make([]float64, par.Lambda)
-		var h uint64
-		gen := func() {
-			for i := range opt.Ask() {
-				h = (h + 0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
-				fit[i] = float64(h >> 11)
-			}
-			if err := opt.Tell(fit); err != nil {
-				panic(err) // a live run by construction
-			}
-		}
-		for range 2*par.Memory + 4 {
-			gen()
-		}
 		runtime.GC()
 		runtime.ReadMemStats(&m1)
-		heap := float64(m1.HeapAlloc) - float64(m0.HeapAlloc) - float64(8*len(fit))
+		heap := float64(m1.HeapAlloc) - float64(m0.HeapAlloc) - float64(8*par.Lambda)
 		heapBound := float64(2*par.Memory+2*par.Lambda+16) * nf * 8
 		t := medianOf(reps, func() float64 { return timed(gen) })
 		flops, bytes := 4*k*lambda*nf, 8*(2*k+4*lambda)*nf
@@ -78,6 +61,63 @@ func benchLMMA(w io.Writer, dims []int, reps int, peak float64) {
 	fmt.Fprintln(w, "\nk = Memory + 1 stored pairs; 4·k·λ·n flops and 8·(2k + 4λ)·n bytes a generation (the pairs read once, Z written once and read twice, X written).")
 	fmt.Fprintln(w, "heap: the bytes the optimizer holds after the warm-up generations (runtime.MemStats.HeapAlloc after a GC), against (2m + 2λ + 16)·n·8 bytes with m = Memory (at small n the TolFun history of 10 + 30·n/λ values and the status board's two vectors exceed the 16 vectors: a few MB at most).")
 	fmt.Fprintln(w, "normal deviates: the λ·n deviates of a generation by the ziggurat's fast path alone (kernel.Ziggurat; the rare slow-path draws not included).")
+}
+
+// newLMMABench makes the optimizer benchLMMA times at n, with
+// Config.Threads = threads, runs it to its steady state (all k = m + 1
+// pairs in use: a path rate of 1/2 fills them in 2k generations; the rate
+// changes no cost), and returns it and a function that runs one
+// generation with a cheap objective (random values).
+func newLMMABench(n, threads int) (*mmaes.Optimizer, func(), error) {
+	cfg := mmaes.DefaultConfig(n)
+	cfg.Update, cfg.C, cfg.Sigma, cfg.Threads = mmaes.LMMA, 0.5, 1, threads
+	cfg.TolFun, cfg.TolX, cfg.MaxGenerations, cfg.MaxCondition, cfg.Endless = 0, 0, 0, 0, true
+	opt, err := mmaes.New(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	par := opt.Params()
+	fit := make([]float64, par.Lambda)
+	var h uint64
+	gen := func() {
+		for i := range opt.Ask() {
+			h = (h + 0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
+			fit[i] = float64(h >> 11)
+		}
+		if err := opt.Tell(fit); err != nil {
+			panic(err) // a live run by construction
+		}
+	}
+	for range 2*par.Memory + 4 {
+		gen()
+	}
+	return opt, gen, nil
+}
+
+// benchLMMAThreads prints, for each n, the time of an LMMA generation on
+// one goroutine and with Config.Threads = threads on as many cores
+// (GOMAXPROCS), each the median of reps, measured one after the other.
+func benchLMMAThreads(w io.Writer, dims []int, reps, threads int) {
+	fmt.Fprintf(w, "\nLMMA threads (Config.Threads = %d on %d cores against 1 on one; %d CPUs here):\n\n", threads, threads, runtime.NumCPU())
+	fmt.Fprintf(w, "| n | λ | 1 thread µs | %d threads µs | speed-up |\n|---|---|---|---|---|\n", threads)
+	for _, n := range dims {
+		var ts [2]float64
+		lambda := 0
+		for i, th := range []int{1, threads} {
+			prev := runtime.GOMAXPROCS(th)
+			opt, gen, err := newLMMABench(n, th)
+			if err != nil {
+				runtime.GOMAXPROCS(prev)
+				fmt.Fprintf(w, "| %d | – | %v |\n", n, err)
+				return
+			}
+			lambda = opt.Lambda()
+			ts[i] = medianOf(reps, func() float64 { return timed(gen) })
+			opt.Close()
+			runtime.GOMAXPROCS(prev)
+		}
+		fmt.Fprintf(w, "| %d | %d | %.2f | %.2f | %.2f× |\n", n, lambda, ts[0]*1e6, ts[1]*1e6, ts[0]/ts[1])
+	}
 }
 
 // zigTable returns the ziggurat's layer table x[0..256] for 256 layers

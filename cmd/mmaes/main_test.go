@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -61,11 +62,11 @@ func TestBadCommandLines(t *testing.T) {
 	}
 }
 
-// TestBenchThreads checks the Threads table: a row per dimension with both
-// times positive and their ratio.
+// TestBenchThreads checks the Threads tables, the full matrix's and
+// LMMA's: a row per dimension with both times positive and their ratio.
 func TestBenchThreads(t *testing.T) {
 	code, stdout, stderr := exec("bench", "-dims", "16,520", "-reps", "1", "-gonum-max", "0",
-		"-latency-dims", "", "-lmma-dims", "", "-threads", "2")
+		"-latency-dims", "", "-lmma-dims", "3000", "-threads", "2")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -76,14 +77,26 @@ func TestBenchThreads(t *testing.T) {
 			t.Errorf("no line %q in\n%s", line, stdout)
 		}
 	}
-	_, table, ok := strings.Cut(stdout, "Threads (Config.Threads = 2")
+	mat, lm, ok := strings.Cut(stdout, "LMMA threads (Config.Threads = 2")
+	if !ok {
+		t.Fatalf("no LMMA Threads table:\n%s", stdout)
+	}
+	_, mat, ok = strings.Cut(mat, "Threads (Config.Threads = 2")
 	if !ok {
 		t.Fatalf("no Threads table:\n%s", stdout)
 	}
+	checkThreadsTable(t, mat, "16", "520")
+	checkThreadsTable(t, lm, "3000")
+}
+
+// checkThreadsTable checks that table has a row for each of dims, both
+// times positive and their ratio as printed.
+func checkThreadsTable(t *testing.T, table string, dims ...string) {
+	t.Helper()
 	rows := 0
 	for _, line := range strings.Split(table, "\n") {
 		cells := strings.Split(line, "|")
-		if len(cells) != 7 || (strings.TrimSpace(cells[1]) != "16" && strings.TrimSpace(cells[1]) != "520") {
+		if len(cells) != 7 || !slices.Contains(dims, strings.TrimSpace(cells[1])) {
 			continue
 		}
 		rows++
@@ -98,8 +111,8 @@ func TestBenchThreads(t *testing.T) {
 			t.Errorf("bad row %q", line)
 		}
 	}
-	if rows != 2 {
-		t.Errorf("%d rows for n = 16 and 520 in\n%s", rows, table)
+	if rows != len(dims) {
+		t.Errorf("%d rows for n = %v in\n%s", rows, dims, table)
 	}
 }
 

@@ -1,0 +1,183 @@
+package kernel
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// rangeSentinel marks the elements a range must not write.
+var rangeSentinel = math.Float64frombits(0x7ff8dead0000beef)
+
+// splitAt cuts 0 … total into parts ranges whose inner boundaries are
+// multiples of align, drawn from r, as bounds (first 0, last total).
+func splitAt(r *rand.Rand, total, parts, align int) []int {
+	bounds := []int{0}
+	for i := 1; i < parts; i++ {
+		b := bounds[len(bounds)-1] + align*r.IntN(total/align/parts+2)
+		if b >= total {
+			break
+		}
+		bounds = append(bounds, b)
+	}
+	return append(bounds, total)
+}
+
+// TestDotRowsRange checks that DotRowsRange over ranges that cover a's rows
+// gives DotRows' bits on every path, computed in any order or at once on
+// several goroutines, and that a range writes its rows of dst alone.
+func TestDotRowsRange(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 21))
+	type shape struct{ ka, kb, n int }
+	shapes := []shape{{1, 1, 5}, {3, 4, 9}, {4, 3, 33}, {5, 7, 64}, {9, 5, dotRowsBlock + 7}, {13, 6, 2*dotRowsBlock + 3}, {49, 24, 1000}}
+	if !testing.Short() {
+		shapes = append(shapes, shape{77, 38, 3 * dotRowsBlock})
+	}
+	forEachPath(t, func(t *testing.T) {
+		for _, sh := range shapes {
+			a, b := genVec(r, sh.ka*sh.n, kindUniform), genVec(r, sh.kb*sh.n, kindUniform)
+			whole := make([]float64, sh.ka*sh.kb)
+			DotRows(whole, a, sh.ka, b, sh.kb, sh.n)
+			for trial := range 4 {
+				bounds := splitAt(r, sh.ka, 1+trial, DotRowsAlign)
+				desc := fmt.Sprintf("ka=%d kb=%d n=%d ranges %v", sh.ka, sh.kb, sh.n, bounds)
+				got := make([]float64, sh.ka*sh.kb)
+				for i := range got {
+					got[i] = rangeSentinel
+				}
+				// One range alone writes its rows and nothing else.
+				q := r.IntN(len(bounds) - 1)
+				i0, i1 := bounds[q], bounds[q+1]
+				DotRowsRange(got, a, sh.ka, b, sh.kb, sh.n, i0, i1)
+				for e, v := range got {
+					in := e%sh.ka >= i0 && e%sh.ka < i1
+					if !in && math.Float64bits(v) != math.Float64bits(rangeSentinel) {
+						t.Fatalf("%s: range %d…%d wrote dst[%d] (row %d)", desc, i0, i1, e, e%sh.ka)
+					}
+					if in && math.Float64bits(v) != math.Float64bits(whole[e]) {
+						t.Fatalf("%s: range %d…%d: dst[%d] = %v, DotRows gives %v", desc, i0, i1, e, v, whole[e])
+					}
+				}
+				// All ranges, in reverse order, then all at once.
+				for q := len(bounds) - 2; q >= 0; q-- {
+					DotRowsRange(got, a, sh.ka, b, sh.kb, sh.n, bounds[q], bounds[q+1])
+				}
+				if e := sameResults(got, whole); e >= 0 {
+					t.Fatalf("%s: in reverse order dst[%d] = %v, DotRows gives %v", desc, e, got[e], whole[e])
+				}
+				clear(got)
+				var wg sync.WaitGroup
+				for q := 0; q+1 < len(bounds); q++ {
+					wg.Go(func() { DotRowsRange(got, a, sh.ka, b, sh.kb, sh.n, bounds[q], bounds[q+1]) })
+				}
+				wg.Wait()
+				if e := sameResults(got, whole); e >= 0 {
+					t.Fatalf("%s: concurrently dst[%d] = %v, DotRows gives %v", desc, e, got[e], whole[e])
+				}
+			}
+		}
+	})
+}
+
+// TestCombineRowsRange checks CombineRowsRange likewise: ranges of columns
+// anywhere (single rows, whole tiles, blocks and the passes of a single
+// row's terms among them) give CombineRows' bits, in any order or
+// concurrently, and a range writes its columns alone.
+func TestCombineRowsRange(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 22))
+	type shape struct{ k, kp, n int }
+	shapes := []shape{{1, 3, 7}, {1, 17, 2*combineRowBlock + 37}, {2, 9, 100}, {4, 5, 71}, {7, 13, combineBlock + 45}, {38, 20, 3*combineBlock + 5}}
+	forEachPath(t, func(t *testing.T) {
+		for _, sh := range shapes {
+			p, z := genVec(r, sh.kp*sh.n, kindUniform), genVec(r, sh.k*sh.n, kindUniform)
+			m, s, c := genVec(r, sh.n, kindUniform), genVec(r, sh.n, kindUniform), genVec(r, sh.k*sh.kp, kindUniform)
+			whole := make([]float64, sh.k*sh.n)
+			CombineRows(whole, m, 0.75, s, z, sh.k, sh.n, p, sh.kp, c)
+			for trial := range 4 {
+				align := []int{1, 4, 8, 32}[trial]
+				bounds := splitAt(r, sh.n, 1+trial, align)
+				desc := fmt.Sprintf("k=%d kp=%d n=%d ranges %v", sh.k, sh.kp, sh.n, bounds)
+				got := make([]float64, sh.k*sh.n)
+				for i := range got {
+					got[i] = rangeSentinel
+				}
+				q := r.IntN(len(bounds) - 1)
+				j0, j1 := bounds[q], bounds[q+1]
+				CombineRowsRange(got, m, 0.75, s, z, sh.k, sh.n, p, sh.kp, c, j0, j1)
+				for e, v := range got {
+					in := e%sh.n >= j0 && e%sh.n < j1
+					if !in && math.Float64bits(v) != math.Float64bits(rangeSentinel) {
+						t.Fatalf("%s: range %d…%d wrote x[%d] (column %d)", desc, j0, j1, e, e%sh.n)
+					}
+					if in && math.Float64bits(v) != math.Float64bits(whole[e]) {
+						t.Fatalf("%s: range %d…%d: x[%d] = %v, CombineRows gives %v", desc, j0, j1, e, v, whole[e])
+					}
+				}
+				for q := len(bounds) - 2; q >= 0; q-- {
+					CombineRowsRange(got, m, 0.75, s, z, sh.k, sh.n, p, sh.kp, c, bounds[q], bounds[q+1])
+				}
+				if e := sameResults(got, whole); e >= 0 {
+					t.Fatalf("%s: in reverse order x[%d] = %v, CombineRows gives %v", desc, e, got[e], whole[e])
+				}
+				clear(got)
+				var wg sync.WaitGroup
+				for q := 0; q+1 < len(bounds); q++ {
+					wg.Go(func() { CombineRowsRange(got, m, 0.75, s, z, sh.k, sh.n, p, sh.kp, c, bounds[q], bounds[q+1]) })
+				}
+				wg.Wait()
+				if e := sameResults(got, whole); e >= 0 {
+					t.Fatalf("%s: concurrently x[%d] = %v, CombineRows gives %v", desc, e, got[e], whole[e])
+				}
+			}
+		}
+	})
+}
+
+// TestRangeMisuse: ranges out of bounds or not aligned panic with a
+// "kernel:" message before anything is written.
+func TestRangeMisuse(t *testing.T) {
+	a, b, dst := make([]float64, 9*10), make([]float64, 3*10), make([]float64, 27)
+	x, z, m, s, p, c := make([]float64, 20), make([]float64, 20), make([]float64, 10), make([]float64, 10), make([]float64, 30), make([]float64, 6)
+	for _, tc := range []struct {
+		name string
+		f    func()
+	}{
+		{"DotRowsRange start not aligned", func() { DotRowsRange(dst, a, 9, b, 3, 10, 2, 9) }},
+		{"DotRowsRange end not aligned", func() { DotRowsRange(dst, a, 9, b, 3, 10, 0, 6) }},
+		{"DotRowsRange end past ka", func() { DotRowsRange(dst, a, 9, b, 3, 10, 4, 12) }},
+		{"DotRowsRange reversed", func() { DotRowsRange(dst, a, 9, b, 3, 10, 8, 4) }},
+		{"DotRowsRange negative", func() { DotRowsRange(dst, a, 9, b, 3, 10, -4, 4) }},
+		{"CombineRowsRange end past n", func() { CombineRowsRange(x, m, 1, s, z, 2, 10, p, 3, c, 0, 11) }},
+		{"CombineRowsRange reversed", func() { CombineRowsRange(x, m, 1, s, z, 2, 10, p, 3, c, 5, 4) }},
+		{"CombineRowsRange negative", func() { CombineRowsRange(x, m, 1, s, z, 2, 10, p, 3, c, -1, 4) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for i := range dst {
+				dst[i] = 1
+			}
+			for i := range x {
+				x[i] = 1
+			}
+			defer func() {
+				msg, ok := recover().(string)
+				if !ok || !strings.HasPrefix(msg, "kernel:") {
+					t.Errorf("panic %q, want a kernel: message", msg)
+				}
+				for i := range dst {
+					if dst[i] != 1 {
+						t.Fatal("dst written before the panic")
+					}
+				}
+				for i := range x {
+					if x[i] != 1 {
+						t.Fatal("x written before the panic")
+					}
+				}
+			}()
+			tc.f()
+		})
+	}
+}
