@@ -103,6 +103,15 @@ func firstDiff(a, b []float64) int {
 func TestThreadsAllocs(t *testing.T) {
 	cfg := startConfig(512, mmaes.MMA, 1)
 	cfg.Threads, cfg.TolFun, cfg.TolX, cfg.MaxGenerations = 2, 0, 0, 0
+	if a := allocsPerGeneration(t, cfg, 1, 20); a != 0 {
+		t.Errorf("%v allocations per generation with Threads = 2", a)
+	}
+}
+
+// allocsPerGeneration runs warm generations of an optimizer of cfg on the
+// ellipsoid, then returns testing.AllocsPerRun over runs more.
+func allocsPerGeneration(t *testing.T, cfg mmaes.Config, warm, runs int) float64 {
+	t.Helper()
 	o := mustNew(t, cfg)
 	defer o.Close()
 	fit := make([]float64, o.Lambda())
@@ -114,10 +123,10 @@ func TestThreadsAllocs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	gen()
-	if a := testing.AllocsPerRun(20, gen); a != 0 {
-		t.Errorf("%v allocations per generation with Threads = 2", a)
+	for range warm {
+		gen()
 	}
+	return testing.AllocsPerRun(runs, gen)
 }
 
 // TestThreadsGoroutines checks the goroutines' life: New starts Threads −
@@ -262,21 +271,7 @@ func TestThreadsLMMA(t *testing.T) {
 
 	cfg := startConfig(n, mmaes.LMMA, 7)
 	cfg.Threads, cfg.C, cfg.TolFun, cfg.TolX, cfg.MaxGenerations = 2, 0.5, 0, 0, 0
-	o := mustNew(t, cfg)
-	defer o.Close()
-	fit := make([]float64, o.Lambda())
-	gen := func() {
-		for i, x := range o.Ask() {
-			fit[i] = ellipsoid(x)
-		}
-		if err := o.Tell(fit); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for range gens {
-		gen()
-	}
-	if a := testing.AllocsPerRun(5, gen); a != 0 {
+	if a := allocsPerGeneration(t, cfg, gens, 5); a != 0 {
 		t.Errorf("%v allocations per generation of LMMA with Threads = 2", a)
 	}
 }

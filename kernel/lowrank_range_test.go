@@ -26,6 +26,45 @@ func splitAt(r *rand.Rand, total, parts, align int) []int {
 	return append(bounds, total)
 }
 
+// checkRanges checks ranges of one kernel against its whole result: run
+// computes the range lo … hi−1 into dst; owner(e) is the row or column of
+// element e that decides its range. One range alone must write its
+// elements alone, with whole's bits; all of them, in reverse order and
+// then concurrently, must give whole.
+func checkRanges(t *testing.T, desc string, whole []float64, bounds []int, pick int, owner func(e int) int, run func(dst []float64, lo, hi int)) {
+	t.Helper()
+	got := make([]float64, len(whole))
+	for i := range got {
+		got[i] = rangeSentinel
+	}
+	lo, hi := bounds[pick], bounds[pick+1]
+	run(got, lo, hi)
+	for e, v := range got {
+		in := owner(e) >= lo && owner(e) < hi
+		if !in && math.Float64bits(v) != math.Float64bits(rangeSentinel) {
+			t.Fatalf("%s: range %d…%d wrote element %d (%d)", desc, lo, hi, e, owner(e))
+		}
+		if in && math.Float64bits(v) != math.Float64bits(whole[e]) {
+			t.Fatalf("%s: range %d…%d: element %d = %v, the whole call gives %v", desc, lo, hi, e, v, whole[e])
+		}
+	}
+	for q := len(bounds) - 2; q >= 0; q-- {
+		run(got, bounds[q], bounds[q+1])
+	}
+	if e := sameResults(got, whole); e >= 0 {
+		t.Fatalf("%s: in reverse order element %d = %v, the whole call gives %v", desc, e, got[e], whole[e])
+	}
+	clear(got)
+	var wg sync.WaitGroup
+	for q := 0; q+1 < len(bounds); q++ {
+		wg.Go(func() { run(got, bounds[q], bounds[q+1]) })
+	}
+	wg.Wait()
+	if e := sameResults(got, whole); e >= 0 {
+		t.Fatalf("%s: concurrently element %d = %v, the whole call gives %v", desc, e, got[e], whole[e])
+	}
+}
+
 // TestDotRowsRange checks that DotRowsRange over ranges that cover a's rows
 // gives DotRows' bits on every path, computed in any order or at once on
 // several goroutines, and that a range writes its rows of dst alone.
@@ -44,39 +83,8 @@ func TestDotRowsRange(t *testing.T) {
 			for trial := range 4 {
 				bounds := splitAt(r, sh.ka, 1+trial, DotRowsAlign)
 				desc := fmt.Sprintf("ka=%d kb=%d n=%d ranges %v", sh.ka, sh.kb, sh.n, bounds)
-				got := make([]float64, sh.ka*sh.kb)
-				for i := range got {
-					got[i] = rangeSentinel
-				}
-				// One range alone writes its rows and nothing else.
-				q := r.IntN(len(bounds) - 1)
-				i0, i1 := bounds[q], bounds[q+1]
-				DotRowsRange(got, a, sh.ka, b, sh.kb, sh.n, i0, i1)
-				for e, v := range got {
-					in := e%sh.ka >= i0 && e%sh.ka < i1
-					if !in && math.Float64bits(v) != math.Float64bits(rangeSentinel) {
-						t.Fatalf("%s: range %d…%d wrote dst[%d] (row %d)", desc, i0, i1, e, e%sh.ka)
-					}
-					if in && math.Float64bits(v) != math.Float64bits(whole[e]) {
-						t.Fatalf("%s: range %d…%d: dst[%d] = %v, DotRows gives %v", desc, i0, i1, e, v, whole[e])
-					}
-				}
-				// All ranges, in reverse order, then all at once.
-				for q := len(bounds) - 2; q >= 0; q-- {
-					DotRowsRange(got, a, sh.ka, b, sh.kb, sh.n, bounds[q], bounds[q+1])
-				}
-				if e := sameResults(got, whole); e >= 0 {
-					t.Fatalf("%s: in reverse order dst[%d] = %v, DotRows gives %v", desc, e, got[e], whole[e])
-				}
-				clear(got)
-				var wg sync.WaitGroup
-				for q := 0; q+1 < len(bounds); q++ {
-					wg.Go(func() { DotRowsRange(got, a, sh.ka, b, sh.kb, sh.n, bounds[q], bounds[q+1]) })
-				}
-				wg.Wait()
-				if e := sameResults(got, whole); e >= 0 {
-					t.Fatalf("%s: concurrently dst[%d] = %v, DotRows gives %v", desc, e, got[e], whole[e])
-				}
+				checkRanges(t, desc, whole, bounds, r.IntN(len(bounds)-1), func(e int) int { return e % sh.ka },
+					func(dst []float64, lo, hi int) { DotRowsRange(dst, a, sh.ka, b, sh.kb, sh.n, lo, hi) })
 			}
 		}
 	})
@@ -100,37 +108,8 @@ func TestCombineRowsRange(t *testing.T) {
 				align := []int{1, 4, 8, 32}[trial]
 				bounds := splitAt(r, sh.n, 1+trial, align)
 				desc := fmt.Sprintf("k=%d kp=%d n=%d ranges %v", sh.k, sh.kp, sh.n, bounds)
-				got := make([]float64, sh.k*sh.n)
-				for i := range got {
-					got[i] = rangeSentinel
-				}
-				q := r.IntN(len(bounds) - 1)
-				j0, j1 := bounds[q], bounds[q+1]
-				CombineRowsRange(got, m, 0.75, s, z, sh.k, sh.n, p, sh.kp, c, j0, j1)
-				for e, v := range got {
-					in := e%sh.n >= j0 && e%sh.n < j1
-					if !in && math.Float64bits(v) != math.Float64bits(rangeSentinel) {
-						t.Fatalf("%s: range %d…%d wrote x[%d] (column %d)", desc, j0, j1, e, e%sh.n)
-					}
-					if in && math.Float64bits(v) != math.Float64bits(whole[e]) {
-						t.Fatalf("%s: range %d…%d: x[%d] = %v, CombineRows gives %v", desc, j0, j1, e, v, whole[e])
-					}
-				}
-				for q := len(bounds) - 2; q >= 0; q-- {
-					CombineRowsRange(got, m, 0.75, s, z, sh.k, sh.n, p, sh.kp, c, bounds[q], bounds[q+1])
-				}
-				if e := sameResults(got, whole); e >= 0 {
-					t.Fatalf("%s: in reverse order x[%d] = %v, CombineRows gives %v", desc, e, got[e], whole[e])
-				}
-				clear(got)
-				var wg sync.WaitGroup
-				for q := 0; q+1 < len(bounds); q++ {
-					wg.Go(func() { CombineRowsRange(got, m, 0.75, s, z, sh.k, sh.n, p, sh.kp, c, bounds[q], bounds[q+1]) })
-				}
-				wg.Wait()
-				if e := sameResults(got, whole); e >= 0 {
-					t.Fatalf("%s: concurrently x[%d] = %v, CombineRows gives %v", desc, e, got[e], whole[e])
-				}
+				checkRanges(t, desc, whole, bounds, r.IntN(len(bounds)-1), func(e int) int { return e % sh.n },
+					func(dst []float64, lo, hi int) { CombineRowsRange(dst, m, 0.75, s, z, sh.k, sh.n, p, sh.kp, c, lo, hi) })
 			}
 		}
 	})
