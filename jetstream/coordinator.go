@@ -131,7 +131,10 @@ type Coordinator struct {
 
 // NewCoordinator creates the streams, the bucket and the consumers of the
 // run when they do not exist, and loads the run's checkpoint when there is
-// one (Stats().Resumed). nc should reconnect forever
+// one (Stats().Resumed) and takes the run over: a coordinator still
+// running it stops with ErrReplaced. When that coordinator stores a
+// generation between the load and the takeover, NewCoordinator loads the
+// newer checkpoint and tries again (up to 10 times). nc should reconnect forever
 // (nats.MaxReconnects(-1)) for the run to survive a server restart.
 func NewCoordinator(ctx context.Context, nc *nats.Conn, cfg CoordinatorConfig) (*Coordinator, error) {
 	n, err := newNames(cfg.Prefix, cfg.RunID)
@@ -174,15 +177,51 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, cfg CoordinatorConfig) (
 	rand.Read(inc[:])
 	c := &Coordinator{cfg: cfg, names: n, js: js, incarnation: hex.EncodeToString(inc[:])}
 
-	c.ckpt = checkpointStore{kv: kv, key: n.runID, chunk: max(int(nc.MaxPayload())-chunkHeadroom, 1024), self: c.incarnation}
+	chunk := max(int(nc.MaxPayload())-chunkHeadroom, 1024)
+	// A start that loses a race to another coordinator's store (the
+	// running one committing a generation between this one's load and
+	// its claim, or a new run's first snapshot stored by another) is not a
+	// takeover of this one: load again, and claim again.
+	for attempt := 1; ; attempt++ {
+		err := c.start(ctx, kv, chunk)
+		if err == nil {
+			return c, nil
+		}
+		var race loadRace
+		if !errors.Is(err, ErrReplaced) && !errors.As(err, &race) || attempt == startAttempts {
+			return nil, err
+		}
+	}
+}
+
+// beforeClaim, when set (by the tests), runs between the load of a
+// checkpoint and the claim of the run.
+var beforeClaim func()
+
+// startAttempts bounds the loads and claims of NewCoordinator.
+const startAttempts = 10
+
+// loadRace wraps an error of loading the checkpoint, which a running
+// coordinator's store may cause (it deletes the chunks its new manifest
+// no longer names).
+type loadRace struct{ error }
+
+func (e loadRace) Unwrap() error { return e.error }
+
+// start loads the run's checkpoint and claims the run, or, when there is
+// none, makes the optimizer and stores its first snapshot.
+func (c *Coordinator) start(ctx context.Context, kv natsjs.KeyValue, chunk int) error {
+	n := c.names
+	c.ckpt = checkpointStore{kv: kv, key: n.runID, chunk: chunk, self: c.incarnation}
+	c.stats.Resumed = false
 	snapshot, log, found, err := c.ckpt.load(ctx)
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("jetstream: checkpoint of run %s: %w", n.runID, err)
+		return loadRace{fmt.Errorf("jetstream: checkpoint of run %s: %w", n.runID, err)}
 	case found:
 		c.opt = new(mmaes.Optimizer)
 		if err := c.opt.UnmarshalBinary(snapshot); err != nil {
-			return nil, fmt.Errorf("jetstream: checkpoint of run %s: %w", n.runID, err)
+			return fmt.Errorf("jetstream: checkpoint of run %s: %w", n.runID, err)
 		}
 		err := replay(log, c.ckpt.entries, func(idx []int, fit []float64) error {
 			c.opt.Ask()
@@ -192,26 +231,29 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, cfg CoordinatorConfig) (
 			return c.opt.TellSome(idx, fit)
 		})
 		if err != nil {
-			return nil, fmt.Errorf("jetstream: checkpoint of run %s: %w", n.runID, err)
+			return fmt.Errorf("jetstream: checkpoint of run %s: %w", n.runID, err)
+		}
+		if beforeClaim != nil {
+			beforeClaim()
 		}
 		// Take the run over: a coordinator of it still running sees its
 		// manifest replaced and stops.
 		if err := c.storeWith(ctx, c.ckpt.claim); err != nil {
-			return nil, err
+			return err
 		}
 		c.stats.Resumed = true
 	default:
-		if c.opt, err = mmaes.New(cfg.Optimizer); err != nil {
-			return nil, err
+		if c.opt, err = mmaes.New(c.cfg.Optimizer); err != nil {
+			return err
 		}
 		if c.checkpoint, err = c.opt.AppendBinary(c.checkpoint[:0]); err != nil {
-			return nil, err
+			return err
 		}
 		if err := c.storeWith(ctx, func(ctx context.Context) error { return c.ckpt.storeSnapshot(ctx, c.checkpoint) }); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return c, nil
+	return nil
 }
 
 // Optimizer returns the run's optimizer. It must not be used while Run

@@ -323,3 +323,37 @@ func TestSecondCoordinatorTakesOver(t *testing.T) {
 		t.Error("the second coordinator did not resume")
 	}
 }
+
+// A coordinator of the run that stores a generation between a new
+// coordinator's load and its claim does not make the new one fail: it
+// loads the newer checkpoint and claims the run, and the other one's next
+// store fails with ErrReplaced.
+func TestTakeoverAfterAConcurrentStore(t *testing.T) {
+	ts := startServer(t)
+	const runID = "race"
+	ctx := context.Background()
+	first, err := NewCoordinator(ctx, connect(t, ts.url()), CoordinatorConfig{RunID: runID, Optimizer: testConfig(60)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stores := 0
+	beforeClaim = func() {
+		if stores == 0 {
+			stores++
+			if err := first.storeWith(ctx, first.ckpt.claim); err != nil {
+				t.Errorf("the running coordinator's store: %v", err)
+			}
+		}
+	}
+	defer func() { beforeClaim = nil }()
+	second, err := NewCoordinator(ctx, connect(t, ts.url()), CoordinatorConfig{RunID: runID, Optimizer: testConfig(60)})
+	if err != nil {
+		t.Fatalf("the new coordinator failed: %v", err)
+	}
+	if stores != 1 || !second.Stats().Resumed {
+		t.Fatalf("%d stores between load and claim; resumed %v", stores, second.Stats().Resumed)
+	}
+	if err := first.storeWith(ctx, first.ckpt.claim); !errors.Is(err, ErrReplaced) {
+		t.Errorf("the replaced coordinator's next store: %v, want ErrReplaced", err)
+	}
+}
