@@ -5,16 +5,17 @@ import "github.com/mmaes-go/mmaes/kernel"
 // lowRankThreadWork is the fewest flops of one of the limited memory's
 // passes (2·k·λ·n) that it splits over the pool of Config.Threads, about
 // 0.3 ms on one core: at n = 2000 and 4000 (4–13 Mflop a pass) two
-// goroutines measured slower than one (docs/large-scale.md, Threads).
-const lowRankThreadWork = 1 << 24
-
-// lowRankThreadCols is the fewest columns of a range of CombineRows, and
-// lowRankColAlign their granularity: 64 columns keep each range's rows
-// 64-byte aligned, for the streaming stores.
-const (
+// goroutines measured slower than one (docs/large-scale.md, Several
+// cores). lowRankThreadCols is the fewest columns of a range of
+// CombineRows. Both are variables for the tests, which split small runs.
+var (
+	lowRankThreadWork = float64(1 << 24)
 	lowRankThreadCols = 2048
-	lowRankColAlign   = 64
 )
+
+// lowRankColAlign is the granularity of the ranges of columns: 64 columns
+// keep each range's rows 64-byte aligned, for the streaming stores.
+const lowRankColAlign = 64
 
 func (d *lowRank) setThreads(t *rowThreads, _ int) { d.threads = t }
 

@@ -212,12 +212,13 @@ func TestThreadsInvalid(t *testing.T) {
 // goroutines (the coefficients by ranges of the stored vectors, the
 // candidates, y_w and the row norms' Gram matrix by ranges of columns)
 // give the run on one goroutine bit for bit, with a Threads change in the
-// middle, and allocate nothing a generation. n = 20 000 with windows of 2
-// generations stores enough pairs within the run that the passes split
-// (the sampling's from the 24th generation, the Gram matrix of the row
-// norms, which MinStd scans every generation, from the 42nd).
+// middle, and allocate nothing a generation. The thresholds are lowered so
+// that n = 3000 splits every pass from the first generation into up to 4
+// ranges of columns (windows of 2 generations fill the memory as the run
+// goes; MinStd scans the row norms every generation).
 func TestThreadsLMMA(t *testing.T) {
-	const n, gens = 20000, 50
+	defer mmaes.SetLowRankSplit(1<<12, 512)()
+	const n, gens = 3000, 50
 	run := func(threads, switchTo int) ([]float64, []float64, float64) {
 		cfg := startConfig(n, mmaes.LMMA, 7)
 		cfg.Threads, cfg.C, cfg.MinStd = threads, 0.5, 1e-300
@@ -248,6 +249,8 @@ func TestThreadsLMMA(t *testing.T) {
 		if o.Reason() != mmaes.MaxGenerationsReached {
 			t.Fatalf("stopped by %v", o.Reason())
 		}
+		// The row norms (from the Gram matrix) in the last values.
+		xsum = append(xsum, o.StdDevs(nil)...)
 		return xsum, append([]float64(nil), o.Mean()...), o.Sigma()
 	}
 	wantX, wantMean, wantSigma := run(1, 1)
@@ -259,7 +262,7 @@ func TestThreadsLMMA(t *testing.T) {
 		x, mean, sigma := run(tc[0], tc[1])
 		what := fmt.Sprintf("Threads %d, then %d", tc[0], tc[1])
 		if j := firstDiff(x, wantX); j >= 0 {
-			t.Errorf("%s: the candidates of generation %d differ from one goroutine's", what, j+1)
+			t.Errorf("%s: the candidates of generation %d (past %d: the standard deviations) differ from one goroutine's", what, j+1, gens)
 		}
 		if j := firstDiff(mean, wantMean); j >= 0 {
 			t.Errorf("%s: mean[%d] = %v, one goroutine %v", what, j, mean[j], wantMean[j])

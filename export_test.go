@@ -1,0 +1,11 @@
+package mmaes
+
+// SetLowRankSplit sets the fewest flops of a limited-memory pass that
+// Config.Threads splits and the fewest columns of a range, and returns a
+// function that restores them: the tests split small runs, which the
+// emulated arm64 runs in seconds too.
+func SetLowRankSplit(flops float64, cols int) (restore func()) {
+	w, c := lowRankThreadWork, lowRankThreadCols
+	lowRankThreadWork, lowRankThreadCols = flops, cols
+	return func() { lowRankThreadWork, lowRankThreadCols = w, c }
+}
