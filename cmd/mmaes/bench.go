@@ -336,15 +336,20 @@ func (r *neutral) generation() {
 
 // timeMMAES returns the median time of a generation at dimension n: each
 // repetition times about 20 ms of generations, in runs of at most renewEvery.
-func timeMMAES(n, reps int) float64 { return timeMMAESThreads(n, reps, 0) }
+func timeMMAES(n, reps int) float64 {
+	rep, done := mmaesRep(n, 0)
+	defer done()
+	return medianOf(reps, rep)
+}
 
-// timeMMAESThreads is timeMMAES with Config.Threads = threads.
-func timeMMAESThreads(n, reps, threads int) float64 {
+// mmaesRep returns a function that times one repetition of timeMMAES with
+// Config.Threads = threads (the seconds a generation takes), and one that
+// closes its optimizer.
+func mmaesRep(n, threads int) (rep func() float64, done func()) {
 	r := newNeutralThreads(n, threads)
-	defer r.opt.Close()
 	r.renew()
 	k := batch(timed(r.generation))
-	return medianOf(reps, func() float64 {
+	return func() float64 {
 		total, gens := 0.0, 0
 		for gens < k {
 			if r.due() {
@@ -359,20 +364,38 @@ func timeMMAESThreads(n, reps, threads int) float64 {
 			gens += m
 		}
 		return total / float64(gens)
-	})
+	}, func() { r.opt.Close() }
+}
+
+// interleaved runs reps repetitions of one and of many in turn (one, many,
+// one, many, …), many with GOMAXPROCS = procs, and returns their medians:
+// a slow spell of a shared host then falls on both.
+func interleaved(reps, procs int, one, many func() float64) (tOne, tMany float64) {
+	a, b := make([]float64, reps), make([]float64, reps)
+	for i := range reps {
+		a[i] = one()
+		prev := runtime.GOMAXPROCS(procs)
+		b[i] = many()
+		runtime.GOMAXPROCS(prev)
+	}
+	return median(a), median(b)
 }
 
 // benchThreads prints, for each n, the time of a generation on one
 // goroutine and with Config.Threads = threads on as many cores
-// (GOMAXPROCS), each the median of reps, measured one after the other.
+// (GOMAXPROCS), each the median of reps, the repetitions of the two
+// interleaved.
 func benchThreads(w io.Writer, dims []int, reps, threads int) {
-	fmt.Fprintf(w, "\nThreads (Config.Threads = %d on %d cores against 1 on one; %d CPUs here), MMA:\n\n", threads, threads, runtime.NumCPU())
+	fmt.Fprintf(w, "\nThreads (Config.Threads = %d on %d cores against 1 on one; %d CPUs here; repetitions interleaved), MMA:\n\n", threads, threads, runtime.NumCPU())
 	fmt.Fprintf(w, "| n | λ | 1 thread µs | %d threads µs | speed-up |\n|---|---|---|---|---|\n", threads)
 	for _, n := range dims {
-		one := timeMMAES(n, reps)
+		oneRep, oneDone := mmaesRep(n, 0)
 		prev := runtime.GOMAXPROCS(threads)
-		many := timeMMAESThreads(n, reps, threads)
+		manyRep, manyDone := mmaesRep(n, threads)
 		runtime.GOMAXPROCS(prev)
+		one, many := interleaved(reps, threads, oneRep, manyRep)
+		oneDone()
+		manyDone()
 		fmt.Fprintf(w, "| %d | %d | %.2f | %.2f | %.2f× |\n", n, defaultLambda(n), one*1e6, many*1e6, one/many)
 	}
 }

@@ -96,27 +96,27 @@ func newLMMABench(n, threads int) (*mmaes.Optimizer, func(), error) {
 
 // benchLMMAThreads prints, for each n, the time of an LMMA generation on
 // one goroutine and with Config.Threads = threads on as many cores
-// (GOMAXPROCS), each the median of reps, measured one after the other.
+// (GOMAXPROCS), each the median of reps, the repetitions of the two
+// interleaved.
 func benchLMMAThreads(w io.Writer, dims []int, reps, threads int) {
-	fmt.Fprintf(w, "\nLMMA threads (Config.Threads = %d on %d cores against 1 on one; %d CPUs here):\n\n", threads, threads, runtime.NumCPU())
+	fmt.Fprintf(w, "\nLMMA threads (Config.Threads = %d on %d cores against 1 on one; %d CPUs here; repetitions interleaved):\n\n", threads, threads, runtime.NumCPU())
 	fmt.Fprintf(w, "| n | λ | 1 thread µs | %d threads µs | speed-up |\n|---|---|---|---|---|\n", threads)
 	for _, n := range dims {
-		var ts [2]float64
-		lambda := 0
-		for i, th := range []int{1, threads} {
-			prev := runtime.GOMAXPROCS(th)
-			opt, gen, err := newLMMABench(n, th)
-			if err != nil {
-				runtime.GOMAXPROCS(prev)
-				fmt.Fprintf(w, "| %d | – | %v |\n", n, err)
-				return
-			}
-			lambda = opt.Lambda()
-			ts[i] = medianOf(reps, func() float64 { return timed(gen) })
-			opt.Close()
-			runtime.GOMAXPROCS(prev)
+		oneOpt, oneGen, err := newLMMABench(n, 1)
+		if err != nil {
+			fmt.Fprintf(w, "| %d | – | %v |\n", n, err)
+			return
 		}
-		fmt.Fprintf(w, "| %d | %d | %.2f | %.2f | %.2f× |\n", n, lambda, ts[0]*1e6, ts[1]*1e6, ts[0]/ts[1])
+		prev := runtime.GOMAXPROCS(threads)
+		manyOpt, manyGen, err := newLMMABench(n, threads)
+		runtime.GOMAXPROCS(prev)
+		if err != nil {
+			fmt.Fprintf(w, "| %d | – | %v |\n", n, err)
+			return
+		}
+		one, many := interleaved(reps, threads, func() float64 { return timed(oneGen) }, func() float64 { return timed(manyGen) })
+		manyOpt.Close()
+		fmt.Fprintf(w, "| %d | %d | %.2f | %.2f | %.2f× |\n", n, oneOpt.Lambda(), one*1e6, many*1e6, one/many)
 	}
 }
 
