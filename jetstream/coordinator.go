@@ -188,7 +188,7 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, cfg CoordinatorConfig) (
 			return c, nil
 		}
 		var race loadRace
-		if !errors.Is(err, ErrReplaced) && !errors.As(err, &race) || attempt == startAttempts {
+		if !errors.Is(err, ErrReplaced) && !errors.As(err, &race) || attempt == startAttempts || ctx.Err() != nil {
 			return nil, err
 		}
 	}
