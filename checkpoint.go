@@ -7,7 +7,7 @@ import (
 	"math"
 )
 
-// Checkpoint format, version 7. Every part of the optimizer encodes its own
+// Checkpoint format, version 8. Every part of the optimizer encodes its own
 // fields, in this order; integers are little-endian uint64 (booleans 0 or
 // 1), floats their IEEE-754 bits as uint64, vectors their elements:
 //
@@ -19,7 +19,8 @@ import (
 //	         MaxMemory, the initial mean (n), Lower, Upper and Scales
 //	         (each a presence flag, then n), MinStd, MaxStd, Noise, the
 //	         number of Integer coordinates and their indices, the number of Fixed
-//	         coordinates and each index and value, by index, Memory
+//	         coordinates and each index and value, by index, Memory,
+//	         FastMemory
 //	Params of the current run: λ, μ, weights (μ), μ_eff, c, c1, c_σ, d_σ,
 //	         E‖N‖, TolFunHist, c_μ, the negative weights (λ − μ with
 //	         Active, else none), the stagnation period T
@@ -44,7 +45,8 @@ import (
 //	distribution (full matrix): s, the row bounds of A and A_inv, p, v,
 //	         Ã (n²), A_inv (n², Cholesky only); (LMMA): the diagonal S
 //	         (n), the slots in use k, the live slot, the generations of its
-//	         window, g (k), p (k·n), v (k·n)
+//	         window, the live fast slot, the generations of its window,
+//	         g (k), p (k·n), v (k·n)
 //	population: Z, Y (λ·n each; Y not with LMMA), the pending steps if
 //	         asked (the candidates X follow from them); stored also when
 //	         not asked, so that every buffer the decoder allocates is
@@ -54,7 +56,10 @@ import (
 //
 // The Params are stored, not recomputed, because math.Log may round
 // differently on another machine. With Fixed, the parts after the Config
-// are those of the free coordinates (n − len(Fixed) of them). Version 6 is
+// are those of the free coordinates (n − len(Fixed) of them). Version 7 is
+// version 8 without FastMemory in the Config and the fast slot and window
+// in LMMA's part: its LMMA runs continue with FastMemory = −1 (no fast
+// terms), as they were written. Version 6 is
 // version 7 without Memory in the Config and the leader in the injections.
 // Version 5 is
 // version 6 without Scales, MinStd, MaxStd, Noise, Integer and Fixed in
@@ -65,7 +70,7 @@ import (
 
 const (
 	ckMagic    = "MMAESCKP"
-	ckVersion  = 7
+	ckVersion  = 8
 	ckVersion4 = 4
 )
 
@@ -227,6 +232,7 @@ func decodeBody(body []byte, version uint32, size int) (*Optimizer, error) {
 		return nil, ckErr("strategy parameters differ from those of the config")
 	}
 	par.Memory, par.Window = want.Memory, want.Window
+	par.FastMemory, par.FastWindow, par.FastC = want.FastMemory, want.FastWindow, want.FastC
 	// Before allocating: A (A_inv), the history and the population are
 	// stored, so the input must hold them; and the current run must fit
 	// the memory budget as a new one would.
@@ -390,6 +396,7 @@ func (c *Config) encode(e *encoder) {
 		}
 	}
 	e.int(c.Memory)
+	e.signed(c.FastMemory)
 }
 
 func (c *Config) decode(d *decoder) {
@@ -465,6 +472,12 @@ func (c *Config) decode(d *decoder) {
 	}
 	if d.version >= 7 {
 		c.Memory = d.int()
+	}
+	switch {
+	case d.version >= 8:
+		c.FastMemory = d.signed()
+	case c.Update == LMMA:
+		c.FastMemory = -1
 	}
 }
 
@@ -589,7 +602,10 @@ func (e *encoder) raw(s string) {
 	e.b = append(e.b, s...)
 }
 
-func (e *encoder) int(x int)     { e.u64(uint64(x)) }
+func (e *encoder) int(x int) { e.u64(uint64(x)) }
+
+// signed writes an int that may be negative, as its two's complement.
+func (e *encoder) signed(x int)  { e.u64(uint64(int64(x))) }
 func (e *encoder) f64(x float64) { e.u64(math.Float64bits(x)) }
 
 func (e *encoder) bool(x bool) {
@@ -663,6 +679,17 @@ func (d *decoder) count() int {
 func (d *decoder) int() int {
 	x := d.u64()
 	if x > uint64(math.MaxInt) {
+		d.fail("integer %d out of range", x)
+		return 0
+	}
+	return int(x)
+}
+
+// signed reads a word written by encoder.signed: an int in
+// [−2³¹, 2³¹) (the range check leaves the rest to the Config's).
+func (d *decoder) signed() int {
+	x := int64(d.u64())
+	if x < math.MinInt32 || x > math.MaxInt32 {
 		d.fail("integer %d out of range", x)
 		return 0
 	}

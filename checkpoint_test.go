@@ -240,7 +240,7 @@ func TestUnmarshalBad(t *testing.T) {
 			check("rewritten "+c.field, rewrite(good, off[c.field], c.v))
 		}
 		// Wrong versions: 1 (before restarts and bounds) and the next.
-		for _, v := range []uint32{1, 8} {
+		for _, v := range []uint32{1, 9} {
 			b := bytes.Clone(good)
 			binary.LittleEndian.PutUint32(b[8:], v)
 			binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.ChecksumIEEE(b[:len(b)-4]))
@@ -440,7 +440,7 @@ func TestCheckpointVersion2(t *testing.T) {
 	if r.Sigma() != o.Sigma() || !slices.Equal(r.Mean(), o.Mean()) {
 		t.Fatalf("σ, mean = %v, %v restored; %v, %v saved", r.Sigma(), r.Mean(), o.Sigma(), o.Mean())
 	}
-	if v := binary.LittleEndian.Uint32(state(t, &r)[8:]); v != 7 {
+	if v := binary.LittleEndian.Uint32(state(t, &r)[8:]); v != 8 {
 		t.Fatalf("restored run marshals as version %d", v)
 	}
 	runGens(t, &o, ellipsoid, 5)

@@ -78,9 +78,20 @@ type Config struct {
 	// (beyond a few thousand, where A's n² floats stop fitting or a
 	// generation's O(λ·n²) is too slow) use LMMA.
 	Update Update
-	// Memory is the number m of frozen rank-one terms LMMA keeps (see
-	// LMMA); 0 means 2·(4 + ⌊3 ln n⌋). Only with LMMA; at most 1024.
+	// Memory is the number m of frozen slow rank-one terms LMMA keeps (see
+	// LMMA); 0 means 2·λ₀ − FastMemory − 1, λ₀ = 4 + ⌊3 ln n⌋ (the fast
+	// and the slow terms together 2·λ₀; 2·λ₀ with FastMemory −1). Only
+	// with LMMA; at most 1024.
 	Memory int
+	// FastMemory is the number of frozen fast terms LMMA keeps beside its
+	// Memory slow ones (see LMMA): windows at the path rate λ₀/(n+4),
+	// λ₀ = 4 + ⌊3 ln n⌋ (LM-MA-ES's fastest path rate), each stretching A
+	// by about 1/2 along its direction, like a slow window. 0 means
+	// ⌊λ₀/4⌋: with the live fast window they span about one slow window.
+	// −1: none (LMMA as it was before the fast terms, and as checkpoints
+	// of format version 7 and before restore it). Only with LMMA; at most
+	// 1024.
+	FastMemory int
 
 	// Lambda is the population size λ ≥ 2; 0 means the paper's
 	// 4 + ⌊3 ln n⌋.
@@ -358,6 +369,11 @@ type Params struct {
 	// Memory and Window are LMMA's number of frozen terms m and the
 	// generations T = 1/c (rounded) of a window (0 for the other updates).
 	Memory, Window int
+	// FastMemory, FastWindow and FastC are those of LMMA's fast terms: their
+	// number, the generations of a fast window and the path rate of the
+	// fast pair, max(c, min(1, λ₀/(n+4))) (0 without fast terms).
+	FastMemory, FastWindow int
+	FastC                  float64
 }
 
 func cfgErr(field, format string, args ...any) error {

@@ -35,9 +35,13 @@ const (
 	// (S = Config.Scales, else 1): each generation adds
 	// (c1/2)·p·vᵀ to the live term of the current window of T = 1/c
 	// (rounded) generations; at the end of a window the term is frozen,
-	// and Config.Memory frozen terms are kept, the oldest forgotten. A
-	// generation costs O(m·n) a candidate and the distribution (2m + 5)·n
-	// floats, m = Config.Memory (default 2·(4 + ⌊3 ln n⌋)). The repository's
+	// and Config.Memory frozen terms are kept, the oldest forgotten.
+	// Beside these slow terms a second pair of paths at the rate
+	// λ₀/(n+4) (λ₀ = 4 + ⌊3 ln n⌋) makes fast windows of the same stretch,
+	// Config.FastMemory of them kept: the slow terms serve ill-conditioned
+	// problems, the fast ones a valley that turns. A generation costs
+	// O(m·n) a candidate and the distribution (2m + 5)·n floats, m the
+	// stored terms of both (default 2·(4 + ⌊3 ln n⌋)). The repository's
 	// docs/large-scale.md derives it and has its measurements. It has no
 	// rank-μ term (RankMu, Active) and no Noise; A() returns the dense
 	// matrix only while n² floats fit a quarter of the memory budget (else

@@ -54,7 +54,8 @@ func FuzzOptimizer(f *testing.F) {
 		cfg.Seed = seed
 		cfg.Update = mmaes.Update(upd % 5) // 4 is invalid
 		if cfg.Update == mmaes.LMMA {
-			cfg.Memory = int(seed>>24) % 4 // 0: the default
+			cfg.Memory = int(seed>>24) % 4       // 0: the default
+			cfg.FastMemory = int(seed>>26)%4 - 1 // −1: none, 0: the default
 		}
 		if l := int(upd>>2) % 16; l > 0 {
 			cfg.Lambda = l                  // 1 is invalid

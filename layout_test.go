@@ -51,6 +51,7 @@ func ckLayout(t testing.TB, o *mmaes.Optimizer) map[string]int {
 	word("cfg.nFixed")
 	vec("cfg.Fixed", 2*len(cfg.Fixed))
 	word("cfg.Memory")
+	word("cfg.FastMemory")
 	word("par.Lambda")
 	word("par.Mu")
 	vec("par.Weights", mu)

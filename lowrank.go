@@ -32,6 +32,12 @@ import (
 //     rank, and a stretch that is still selected is not lost with its
 //     window: the terms after it were made from paths p = A·v that hold
 //     it.
+//   - Beside these slow windows, a ring of fast ones (FastMemory frozen
+//     and a live one) follows a second pair of paths at the faster rate
+//     λ₀/(n+4), each window adding the same stretch of about 1/2: the
+//     slow windows remember directions for long (what ill-conditioned
+//     problems need), the fast ones turn with a valley that turns.
+//     Slots 0 … fast−1 hold the fast ring, the slow ring follows.
 //
 // Sampling the population is two passes over the stored vectors: the
 // coefficients w_{l,t} = v_t·z_l (kernel.DotRows), then the candidates
@@ -48,11 +54,19 @@ type lowRank struct {
 
 	sd   []float64 // the diagonal part S of A (D at the start of a run)
 	sMax float64   // max_i S_i
-	k    int       // slots in use, 1 … mem+1
+	k    int       // slots in use, fast+1 … slots()
 	live int       // the slot of the live pair
 	win  int       // generations of the live window so far
-	p, v []float64 // (mem+1)×n: slot t is p[t*n:(t+1)*n]
-	g    []float64 // mem+1 coefficients
+	p, v []float64 // slots()×n: slot t is p[t*n:(t+1)*n]
+	g    []float64 // slots() coefficients
+
+	// The fast ring: its slots (0 … fast−1, all in use; 0 without it),
+	// its live slot and the generations of that window so far, its path
+	// rate cF, √(cF(2−cF)μ_eff), ηF and window. Its paths move in place
+	// at commit (no proposal vectors: propose bounds them instead).
+	fast, fLive, fWin int
+	cF, cpF, etaF     float64
+	windowF           int
 
 	// Per slot: max_i |p_t,i| and ‖v_t‖, for the bound of A's row norms.
 	pInf, vNorm []float64
@@ -90,11 +104,11 @@ type lowRank struct {
 // newLowRank allocates a limited-memory distribution for a validated cfg.
 func newLowRank(cfg *Config) *lowRank {
 	n, mem := cfg.Dim, memoryOf(cfg)
-	d := &lowRank{n: n, mem: mem, budget: memoryBudget(cfg)}
+	d := &lowRank{n: n, mem: mem, fast: fastSlotsOf(cfg), budget: memoryBudget(cfg)}
 	if cfg.Scales != nil {
 		d.s0 = append([]float64(nil), cfg.Scales...)
 	}
-	slots := mem + 1
+	slots := d.slots()
 	d.p, d.v = make([]float64, slots*n), make([]float64, slots*n)
 	d.g, d.pInf, d.vNorm = make([]float64, slots), make([]float64, slots), make([]float64, slots)
 	vec := make([]float64, 3*n)
@@ -109,16 +123,36 @@ func newLowRank(cfg *Config) *lowRank {
 	return d
 }
 
-// memoryOf returns the number of frozen pairs of cfg: Config.Memory, or
-// 2·(4 + ⌊3 ln n⌋), twice LM-MA-ES's number of directions (its paths have
-// geometric time scales; the windows here are all 1/c long, and the
-// ill-conditioned problems need the longer memory: docs/large-scale.md).
+// memoryOf returns the number of frozen slow pairs of cfg: Config.Memory,
+// or 2·λ₀ less the fast ring's slots (λ₀ = 4 + ⌊3 ln n⌋; at least 1): the
+// two rings keep 2·λ₀ terms besides the live slow one, twice LM-MA-ES's
+// number of directions (its paths have geometric time scales; the slow
+// windows here are all 1/c long, and the ill-conditioned problems need the
+// longer memory: docs/large-scale.md).
 func memoryOf(cfg *Config) int {
 	if cfg.Memory > 0 {
 		return cfg.Memory
 	}
-	return 2 * (4 + int(math.Floor(3*math.Log(float64(cfg.Dim)))))
+	return max(1, 2*defaultLambda(cfg.Dim)-fastSlotsOf(cfg))
 }
+
+// fastSlotsOf returns the slots of cfg's fast ring: Config.FastMemory
+// frozen ones, or ⌊λ₀/4⌋ (λ₀ the default population of n: the ring, the
+// live slot with it, then spans about one slow window, since a fast
+// window is about 4/λ₀ of a slow one), and the live one; 0 with
+// FastMemory −1 (no fast ring).
+func fastSlotsOf(cfg *Config) int {
+	switch {
+	case cfg.FastMemory < 0:
+		return 0
+	case cfg.FastMemory > 0:
+		return cfg.FastMemory + 1
+	}
+	return defaultLambda(cfg.Dim)/4 + 1
+}
+
+// slots is the number of pairs: the fast ring's and the slow ring's.
+func (d *lowRank) slots() int { return d.fast + d.mem + 1 }
 
 // checkLowRank validates the options of LMMA: Memory, and the features it
 // does not have.
@@ -126,9 +160,15 @@ func checkLowRank(cfg *Config) error {
 	if cfg.Memory < 0 || cfg.Memory > 1<<10 {
 		return cfgErr("Memory", "%d: must be in [0, 1024] (0: the default)", cfg.Memory)
 	}
+	if cfg.FastMemory < -1 || cfg.FastMemory > 1<<10 {
+		return cfgErr("FastMemory", "%d: must be in [-1, 1024] (0: the default, -1: none)", cfg.FastMemory)
+	}
 	if cfg.Update != LMMA {
 		if cfg.Memory != 0 {
 			return cfgErr("Memory", "%d: only for the LMMA update, not %v", cfg.Memory, cfg.Update)
+		}
+		if cfg.FastMemory != 0 {
+			return cfgErr("FastMemory", "%d: only for the LMMA update, not %v", cfg.FastMemory, cfg.Update)
 		}
 		return nil
 	}
@@ -155,20 +195,32 @@ func lowRankRates(cfg *Config, p *Params) error {
 		return err
 	}
 	p.Memory = memoryOf(cfg)
+	if fast := fastSlotsOf(cfg); fast > 0 {
+		p.FastMemory = fast - 1
+		p.FastC = max(p.C, min(1, float64(defaultLambda(cfg.Dim))/(nf+4)))
+		p.FastWindow = max(1, int(math.Round(1/p.FastC)))
+	}
 	return nil
 }
 
 // lowRankMemory returns the bytes of the limited-memory distribution for a
 // run with population λ.
 func lowRankMemory(cfg *Config, lambda int) float64 {
-	n, slots := float64(cfg.Dim), float64(memoryOf(cfg)+1)
+	n, fast := float64(cfg.Dim), float64(fastSlotsOf(cfg))
+	slots := fast + float64(memoryOf(cfg)+1)
 	return 8 * (2*slots*n + 3*n + 2*slots*slots + 3*slots + 2*float64(lambda)*slots)
 }
 
 func (d *lowRank) setParams(par *Params, lambda int) {
 	d.c, d.eta, d.window = par.C, par.C1/2, par.Window
 	d.cp = math.Sqrt(par.C * (2 - par.C) * par.MuEff)
-	slots := d.mem + 1
+	if d.fast > 0 {
+		// A fast window's stretch is 1/2 too: ηF = 1/(2·T_F·n).
+		d.cF, d.windowF = par.FastC, par.FastWindow
+		d.etaF = 1 / (2 * float64(d.windowF) * float64(d.n))
+		d.cpF = math.Sqrt(par.FastC * (2 - par.FastC) * par.MuEff)
+	}
+	slots := d.slots()
 	if len(d.w) < lambda*slots {
 		d.w, d.cw = make([]float64, lambda*slots), make([]float64, lambda*slots)
 	}
@@ -176,7 +228,8 @@ func (d *lowRank) setParams(par *Params, lambda int) {
 }
 
 func (d *lowRank) reset() {
-	d.k, d.live, d.win = 1, 0, 0
+	d.k, d.live, d.win = d.fast+1, d.fast, 0
+	d.fLive, d.fWin = 0, 0
 	clear(d.p)
 	clear(d.v)
 	clear(d.g)
@@ -238,46 +291,86 @@ func (d *lowRank) weightedStep(yw, zw []float64, w []float64, idx []int) {
 	d.combineRows(yw, nil, 1, zw, 1, cs)
 }
 
-// propose computes the live slot's new paths from z_w and y_w (set by
+// propose computes the live slots' new paths from z_w and y_w (set by
 // weightedStep) and reports whether they are finite.
 func (d *lowRank) propose(g *generation) bool {
-	cp := d.cp * g.pathScale
 	n, t := d.n, d.live
-	path(d.vNew, d.v[t*n:t*n+n], 1-d.c, cp, g.zw)
-	path(d.pNew, d.p[t*n:t*n+n], 1-d.c, cp, g.yw)
+	path(d.vNew, d.v[t*n:t*n+n], 1-d.c, d.cp*g.pathScale, g.zw)
+	path(d.pNew, d.p[t*n:t*n+n], 1-d.c, d.cp*g.pathScale, g.yw)
 	d.vNewNm = kernel.Norm(d.vNew)
 	d.pNewInf = maxAbs(d.pNew)
-	return finite(d.vNewNm) && finite(d.pNewInf)
+	ok := finite(d.vNewNm) && finite(d.pNewInf)
+	if d.fast > 0 && ok {
+		// The fast paths move at commit, in place: here they are only
+		// bounded, |(1−cF)·x_i + c·s_i| ≤ (1−cF)·‖x‖∞ + c·‖s‖∞, far
+		// from overflow (NaN fails the test).
+		t, cp := d.fLive, d.cpF*g.pathScale
+		ok = (1-d.cF)*d.vNorm[t]+cp*maxAbs(g.zw) < fastPathLimit &&
+			(1-d.cF)*d.pInf[t]+cp*maxAbs(g.yw) < fastPathLimit
+	}
+	return ok
 }
+
+// fastPathLimit bounds the fast paths' elements that propose accepts.
+const fastPathLimit = 0x1p1000
 
 // localUpdate and scaleProposal are for Config.Noise, which LMMA refuses.
 func (d *lowRank) localUpdate(*generation, []float64) { panic("mmaes: LMMA without Noise") }
 func (d *lowRank) scaleProposal(float64)              { panic("mmaes: LMMA without Noise") }
 
-// commit makes the proposed paths the live pair's, adds η to its
-// coefficient, freezes it at the end of its window (the next slot, or the
-// oldest, takes a copy and starts the next window at 0), and rebalances.
-func (d *lowRank) commit(*generation) int {
-	n, t := d.n, d.live
+// commit makes the proposed paths the live pairs', adds η (ηF) to their
+// coefficients, freezes each at the end of its window (the next slot of
+// its ring, or the oldest, takes a copy and starts the next window at 0),
+// and rebalances.
+func (d *lowRank) commit(g *generation) int {
 	d.scanned = false
-	copy(d.p[t*n:t*n+n], d.pNew)
-	copy(d.v[t*n:t*n+n], d.vNew)
-	d.pInf[t], d.vNorm[t] = d.pNewInf, d.vNewNm
-	d.g[t] += d.eta
-	d.win++
-	if d.win >= d.window {
-		next := t + 1
-		if d.k < d.mem+1 {
+	d.win = d.advance(d.live, d.win, d.window, d.eta, d.pNew, d.vNew, d.pNewInf, d.vNewNm)
+	if d.win == 0 {
+		next := d.live + 1
+		if d.k < d.slots() {
 			d.k++
 		} else if next == d.k {
-			next = 0
+			next = d.fast
 		}
-		copy(d.p[next*n:next*n+n], d.pNew)
-		copy(d.v[next*n:next*n+n], d.vNew)
-		d.pInf[next], d.vNorm[next], d.g[next] = d.pNewInf, d.vNewNm, 0
-		d.live, d.win = next, 0
+		d.startWindow(next, d.pNew, d.vNew, d.pNewInf, d.vNewNm)
+		d.live = next
+	}
+	if d.fast > 0 {
+		n, t, cp := d.n, d.fLive, d.cpF*g.pathScale
+		p, v := d.p[t*n:t*n+n], d.v[t*n:t*n+n]
+		path(v, v, 1-d.cF, cp, g.zw)
+		path(p, p, 1-d.cF, cp, g.yw)
+		d.fWin = d.advance(t, d.fWin, d.windowF, d.etaF, p, v, maxAbs(p), kernel.Norm(v))
+		if d.fWin == 0 {
+			d.fLive = (t + 1) % d.fast
+			d.startWindow(d.fLive, p, v, d.pInf[t], d.vNorm[t])
+		}
 	}
 	return d.rebalance()
+}
+
+// advance makes the proposed paths p, v (bounds pInf, vNm) those of the
+// live slot t, adds eta to its coefficient, and returns the generations of
+// its window so far, 0 when the window of the given length has ended.
+func (d *lowRank) advance(t, win, window int, eta float64, p, v []float64, pInf, vNm float64) int {
+	n := d.n
+	copy(d.p[t*n:t*n+n], p) // p and v may be the slot's own
+	copy(d.v[t*n:t*n+n], v)
+	d.pInf[t], d.vNorm[t] = pInf, vNm
+	d.g[t] += eta
+	if win+1 >= window {
+		return 0
+	}
+	return win + 1
+}
+
+// startWindow starts a window in slot t with a copy of the paths p, v and
+// the coefficient 0.
+func (d *lowRank) startWindow(t int, p, v []float64, pInf, vNm float64) {
+	n := d.n
+	copy(d.p[t*n:t*n+n], p)
+	copy(d.v[t*n:t*n+n], v)
+	d.pInf[t], d.vNorm[t], d.g[t] = pInf, vNm, 0
 }
 
 // rowBound returns an upper bound of A's largest row norm:
@@ -388,7 +481,7 @@ func (d *lowRank) scan() (maxRow, minRow float64) {
 // solveScratch returns k floats of scratch space after solve's matrix.
 func (d *lowRank) solveScratch(k int) []float64 {
 	if len(d.solveR) < k {
-		d.solveR = make([]float64, d.mem+1)
+		d.solveR = make([]float64, d.slots())
 	}
 	return d.solveR[:k]
 }
@@ -417,8 +510,8 @@ func (d *lowRank) flush() {}
 // allocated on the first call). It reports whether M was regular.
 func (d *lowRank) solve(z, y []float64) bool {
 	n, kk := d.n, d.k
-	if len(d.solveM) < (d.mem+1)*(d.mem+1) {
-		d.solveM = make([]float64, (d.mem+1)*(d.mem+1))
+	if s := d.slots(); len(d.solveM) < s*s {
+		d.solveM = make([]float64, s*s)
 	}
 	mtx, rhs := d.solveM[:kk*kk], d.solveScratch(kk)
 	for i := range z[:n] {
@@ -550,13 +643,16 @@ func (d *lowRank) paths() (p, v []float64) {
 	return d.p[t*n : t*n+n], d.v[t*n : t*n+n]
 }
 
-// encode writes S, k, the live slot, the window's generations, the
-// coefficients and the k slots' p and v.
+// encode writes S, k, the live slot, the window's generations, the live
+// fast slot and its window's generations, the coefficients and the k
+// slots' p and v.
 func (d *lowRank) encode(e *encoder) {
 	e.floats(d.sd)
 	e.int(d.k)
 	e.int(d.live)
 	e.int(d.win)
+	e.int(d.fLive)
+	e.int(d.fWin)
 	e.floats(d.g[:d.k])
 	e.floats(d.p[:d.k*d.n])
 	e.floats(d.v[:d.k*d.n])
@@ -566,13 +662,18 @@ func (d *lowRank) decode(r *decoder, live bool) error {
 	d.scanned = false
 	r.floats(d.sd)
 	k, lv, win := r.int(), r.int(), r.int()
+	fLive, fWin := 0, 0
+	if r.version >= 8 {
+		fLive, fWin = r.int(), r.int()
+	}
 	if r.err != nil {
 		return r.err
 	}
-	if k < 1 || k > d.mem+1 || lv >= k || win < 0 || win >= max(1, d.window) || !r.holds(float64(2*k*d.n+k)) {
-		return ckErr("limited-memory state: %d slots, live %d, window %d", k, lv, win)
+	if k < d.fast+1 || k > d.slots() || lv < d.fast || lv >= k || win < 0 || win >= max(1, d.window) ||
+		fLive < 0 || fLive >= max(1, d.fast) || fWin < 0 || fWin >= max(1, d.windowF) || !r.holds(float64(2*k*d.n+k)) {
+		return ckErr("limited-memory state: %d slots, live %d, window %d, fast live %d, fast window %d", k, lv, win, fLive, fWin)
 	}
-	d.k, d.live, d.win = k, lv, win
+	d.k, d.live, d.win, d.fLive, d.fWin = k, lv, win, fLive, fWin
 	r.floats(d.g[:k])
 	r.floats(d.p[:k*d.n])
 	r.floats(d.v[:k*d.n])

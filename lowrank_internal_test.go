@@ -1,6 +1,7 @@
 package mmaes
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -74,8 +75,8 @@ func exactA(d *lowRank, i, j int) *big.Float {
 func TestLowRankSample(t *testing.T) {
 	for _, scales := range []bool{false, true} {
 		o, d := lowRankRun(t, 23, 3, 40, scales)
-		if d.k != d.mem+1 {
-			t.Fatalf("setup: %d slots in use, want all %d", d.k, d.mem+1)
+		if d.k != d.slots() || d.fast == 0 {
+			t.Fatalf("setup: %d slots in use, want all %d, the fast ring's %d among them", d.k, d.slots(), d.fast)
 		}
 		n, lam := d.n, o.pop.lambda
 		r := rand.New(rand.NewPCG(3, 4))
@@ -209,10 +210,20 @@ func TestLowRankSolve(t *testing.T) {
 // and a new live term starts at 0; at most Memory frozen terms are kept,
 // the oldest forgotten. The dense A of the optimizer must equal
 // I + Σ_frozen g·p·vᵀ + g_live·p·vᵀ (within the rounding of the sums).
+// With the fast ring the same holds for its terms, whose paths the test
+// follows on its own at the rate Params.FastC: from the slow paths'
+// consecutive values it recovers z_w and y_w (v' = (1−c)·v + c_p·z_w),
+// and each fast window adds ηF = 1/(2·T_F·n) for FastWindow generations.
 func TestLowRankWindows(t *testing.T) {
+	for _, fastMem := range []int{-1, 2} {
+		t.Run(fmt.Sprintf("FastMemory=%d", fastMem), func(t *testing.T) { testLowRankWindows(t, fastMem) })
+	}
+}
+
+func testLowRankWindows(t *testing.T, fastMem int) {
 	const n, mem = 9, 3
 	cfg := DefaultConfig(n)
-	cfg.Update, cfg.Memory, cfg.C, cfg.Seed = LMMA, mem, 0.35, 4
+	cfg.Update, cfg.Memory, cfg.C, cfg.Seed, cfg.FastMemory = LMMA, mem, 0.35, 4, fastMem
 	cfg.TolFun, cfg.TolX, cfg.MaxCondition = 0, 0, 0
 	cfg.Mean = make([]float64, n)
 	for i := range cfg.Mean {
@@ -231,9 +242,22 @@ func TestLowRankWindows(t *testing.T) {
 		p, v []float64
 		g    float64
 	}
-	var frozen []term
+	var frozen, fastFrozen []term
 	live := term{g: 0}
 	win := 0
+	// The fast ring: its rate, path normalization, η and window.
+	cF, winF := par.FastC, par.FastWindow
+	cp, cpF := math.Sqrt(par.C*(2-par.C)*par.MuEff), math.Sqrt(cF*(2-cF)*par.MuEff)
+	etaF := 1 / (2 * float64(winF) * float64(n))
+	fastLive := term{p: make([]float64, n), v: make([]float64, n)}
+	fastWin := 0
+	if fastMem >= 0 && (par.FastMemory != fastMem || !(cF > par.C) || winF != int(math.Round(1/cF))) {
+		t.Fatalf("fast ring: Params FastMemory %d, FastC %v, FastWindow %d", par.FastMemory, cF, winF)
+	}
+	if fastMem < 0 && (par.FastMemory != 0 || cF != 0 || winF != 0) {
+		t.Fatalf("no fast ring: Params FastMemory %d, FastC %v, FastWindow %d", par.FastMemory, cF, winF)
+	}
+	prevP, prevV := make([]float64, n), make([]float64, n)
 	sd := make([]float64, n)
 	for i := range sd {
 		sd[i] = 1
@@ -265,6 +289,27 @@ func TestLowRankWindows(t *testing.T) {
 			t.Fatal(err)
 		}
 		live.p, live.v = append([]float64(nil), o.P()...), append([]float64(nil), o.V()...)
+		if fastMem >= 0 {
+			// z_w and y_w from the slow paths, then the fast paths.
+			p, v := make([]float64, n), make([]float64, n)
+			for i := range n {
+				zw := (live.v[i] - (1-par.C)*prevV[i]) / cp
+				yw := (live.p[i] - (1-par.C)*prevP[i]) / cp
+				v[i] = (1-cF)*fastLive.v[i] + cpF*zw
+				p[i] = (1-cF)*fastLive.p[i] + cpF*yw
+			}
+			fastLive.p, fastLive.v, fastLive.g = p, v, fastLive.g+etaF
+			fastWin++
+			if fastWin == winF {
+				fastFrozen = append(fastFrozen, fastLive)
+				if len(fastFrozen) > fastMem {
+					fastFrozen = fastFrozen[1:]
+				}
+				fastLive, fastWin = term{p: p, v: v}, 0
+			}
+		}
+		copy(prevP, live.p)
+		copy(prevV, live.v)
 		live.g += eta
 		win++
 		if win == window {
@@ -274,7 +319,11 @@ func TestLowRankWindows(t *testing.T) {
 			}
 			live, win = term{p: live.p, v: live.v}, 0
 		}
-		want := dense(append(append([]term(nil), frozen...), live))
+		terms := append(append([]term(nil), frozen...), live)
+		if fastMem >= 0 {
+			terms = append(append(terms, fastFrozen...), fastLive)
+		}
+		want := dense(terms)
 		got := o.A()
 		for e := range want {
 			if d := math.Abs(got[e] - want[e]); d > 1e-12*(1+math.Abs(want[e])) {

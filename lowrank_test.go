@@ -2,7 +2,10 @@ package mmaes_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"testing"
@@ -99,7 +102,8 @@ func TestLMMACompose(t *testing.T) {
 }
 
 // TestLMMACheckpointSize: a checkpoint of LMMA holds O(m·n) floats, not n²:
-// at n = 20000 it is within (2(m+1) + λ + 12)·n·8 bytes plus 64 KiB.
+// at n = 20000 it is within (2k + λ + 12)·n·8 bytes plus 64 KiB, k the
+// slots: m + 1 slow ones and FastMemory + 1 fast ones.
 func TestLMMACheckpointSize(t *testing.T) {
 	const n = 20000
 	cfg := mmaes.DefaultConfig(n)
@@ -108,7 +112,11 @@ func TestLMMACheckpointSize(t *testing.T) {
 	runGens(t, o, sphere, 2*o.Params().Memory+4)
 	b := state(t, o)
 	par := o.Params()
-	limit := (2*(par.Memory+1)+par.Lambda+12)*n*8 + 64<<10
+	slots := par.Memory + 1 + par.FastMemory + 1
+	if par.FastMemory == 0 {
+		t.Fatal("no fast terms by default")
+	}
+	limit := (2*slots+par.Lambda+12)*n*8 + 64<<10
 	if len(b) > limit {
 		t.Errorf("checkpoint of %d bytes, more than %d", len(b), limit)
 	}
@@ -169,4 +177,29 @@ func cigar(x []float64) float64 {
 		s += v * v
 	}
 	return x[0]*x[0] + 1e6*s
+}
+
+// TestLMMACheckpointV7: a checkpoint of an LMMA run written by format
+// version 7 (testdata/checkpoint-v7, before the fast terms) restores as a
+// run without them (FastMemory −1, so that it continues as it would
+// have), and rewritten in the current version it continues the same.
+func TestLMMACheckpointV7(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "checkpoint-v7", "lmma-n20-asked.ckp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := binary.LittleEndian.Uint32(data[8:]); v != 7 {
+		t.Fatalf("version %d, want 7", v)
+	}
+	var o mmaes.Optimizer
+	if err := o.UnmarshalBinary(data); err != nil {
+		t.Fatal(err)
+	}
+	if c, p := o.Config(), o.Params(); c.FastMemory != -1 || p.FastMemory != 0 || p.FastC != 0 || p.FastWindow != 0 || p.Memory != 4 {
+		t.Fatalf("restored FastMemory %d, Params FastMemory %d FastC %v FastWindow %d Memory %d; want -1, 0, 0, 0, 4",
+			c.FastMemory, p.FastMemory, p.FastC, p.FastWindow, p.Memory)
+	}
+	if got, again := continueHash(t, data, ellipsoid), continueHash(t, state(t, &o), ellipsoid); got != again {
+		t.Error("continues differently once rewritten in the current version")
+	}
 }

@@ -116,9 +116,10 @@ func TestMemoryRestartStops(t *testing.T) {
 }
 
 // TestLMMAHeap: an LMMA optimizer at n = 10⁵ holds at most (2m + 2λ + 16)
-// vectors of n on the heap after a few generations (m = Memory: the stored
-// pairs p_t, v_t and the live one; the population's Z and X; the mean, the
-// paths, the best point and the scratch space counted in the 16), and
+// vectors of n on the heap after a few generations (m = Memory +
+// FastMemory + 1, the stored pairs p_t, v_t of both rings besides the live
+// slow one; the population's Z and X; the mean, the paths, the live slow
+// pair, the best point and the scratch space counted in the 16), and
 // nothing per generation.
 func TestLMMAHeap(t *testing.T) {
 	const n = 100000
@@ -140,10 +141,14 @@ func TestLMMAHeap(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&m1)
 	par := o.Params()
-	bound := uint64(2*par.Memory+2*par.Lambda+16) * n * 8
+	if par.FastMemory == 0 {
+		t.Fatal("no fast terms by default")
+	}
+	m := par.Memory + par.FastMemory + 1
+	bound := uint64(2*m+2*par.Lambda+16) * n * 8
 	used := m1.HeapAlloc - m0.HeapAlloc - uint64(8*len(fit))
 	t.Logf("heap %.1f MB = %.2f vectors of n; bound %d vectors (m = %d, λ = %d)",
-		float64(used)/1e6, float64(used)/(8*n), 2*par.Memory+2*par.Lambda+16, par.Memory, par.Lambda)
+		float64(used)/1e6, float64(used)/(8*n), 2*m+2*par.Lambda+16, m, par.Lambda)
 	if used > bound {
 		t.Errorf("heap %d bytes, more than %d", used, bound)
 	}

@@ -255,6 +255,9 @@ func TestNewErrors(t *testing.T) {
 		{"MaxStd", func(c *mmaes.Config) { c.MaxStd = -1e-3 }},
 		{"MaxStd", func(c *mmaes.Config) { c.MaxStd = nan }},
 		{"MinStd", func(c *mmaes.Config) { c.MinStd, c.MaxStd = 2, 1 }},
+		{"FastMemory", func(c *mmaes.Config) { c.FastMemory = 2 }}, // not with MMA
+		{"FastMemory", func(c *mmaes.Config) { c.Update, c.FastMemory = mmaes.LMMA, -2 }},
+		{"FastMemory", func(c *mmaes.Config) { c.Update, c.FastMemory = mmaes.LMMA, 1025 }},
 	}
 	for _, tc := range cases {
 		cfg := mmaes.DefaultConfig(4)

@@ -90,8 +90,19 @@ func nanOutside(f func([]float64) float64) func([]float64) float64 {
 }
 
 func pinCases() []pinCase {
+	// LMMA's cases were recorded before its fast terms: they run without
+	// them (FastMemory −1), the cases "lmma/fast/…" with them.
 	base := func(n int, u mmaes.Update, seed uint64) func() mmaes.Config {
-		return func() mmaes.Config { return startConfig(n, u, seed) }
+		return func() mmaes.Config {
+			cfg := startConfig(n, u, seed)
+			if u == mmaes.LMMA {
+				cfg.FastMemory = -1
+			}
+			return cfg
+		}
+	}
+	fast := func(n int, seed uint64) func() mmaes.Config {
+		return func() mmaes.Config { return startConfig(n, mmaes.LMMA, seed) }
 	}
 	with := func(c func() mmaes.Config, mod func(*mmaes.Config)) func() mmaes.Config {
 		return func() mmaes.Config { cfg := c(); mod(&cfg); return cfg }
@@ -120,7 +131,7 @@ func pinCases() []pinCase {
 		)
 	}
 	rankMu := func(c *mmaes.Config) { c.RankMu = true }
-	lmma := func(c *mmaes.Config) { c.Update, c.Memory, c.C = mmaes.LMMA, 4, 0.3 } // windows of 3: the memory wraps
+	lmma := func(c *mmaes.Config) { c.Update, c.Memory, c.C, c.FastMemory = mmaes.LMMA, 4, 0.3, -1 } // windows of 3: the memory wraps; no fast terms
 	cases = append(cases,
 		pinCase{name: "lmma/short-windows/rosenbrock/n=40", cfg: with(with(base(40, mmaes.LMMA, 22), lmma), func(c *mmaes.Config) {
 			c.MaxGenerations = 400
@@ -137,6 +148,11 @@ func pinCases() []pinCase {
 			}
 			c.TargetF = 1e-10
 		}), f: ellipsoid, askTell: true},
+		// The defaults: the fast ring and the slow one both wrap.
+		pinCase{name: "lmma/fast/rosenbrock/n=12", cfg: with(fast(12, 25), func(c *mmaes.Config) {
+			c.MaxGenerations = 700
+		}), f: rosenbrock},
+		pinCase{name: "lmma/fast/ellipsoid/n=30/asktell", cfg: with(fast(30, 26), target), f: ellipsoid, askTell: true},
 		pinCase{name: "rankmu/ellipsoid/n=16", cfg: with(with(base(16, mmaes.MMA, 10), rankMu), target), f: ellipsoid},
 		pinCase{name: "rankmu/ellipsoid/n=16/asktell", cfg: with(with(base(16, mmaes.MMA, 11), rankMu), target), f: ellipsoid, askTell: true},
 		pinCase{name: "rankmu/lambda=100/rosenbrock/n=10", cfg: with(base(10, mmaes.MMA, 12), func(c *mmaes.Config) {

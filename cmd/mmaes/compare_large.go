@@ -17,12 +17,19 @@ import (
 
 // largeLibraryConfigs are the library configurations `mmaes largescale`
 // runs at dimension n (the run's start, seed, target and budget are set on
-// them): "lmma" the limited-memory MMA-ES with its defaults, "mma" the
-// full-matrix MMA-ES (O(n²) a candidate: up to -mma-max-dim).
+// them): "lmma" the limited-memory MMA-ES with its defaults, "lmma-slow"
+// the same without its fast terms (FastMemory −1: the slow ones only, as
+// LMMA was before them), "mma" the full-matrix MMA-ES (O(n²) a candidate:
+// up to -mma-max-dim).
 var largeLibraryConfigs = map[string]func(n int) mmaes.Config{
 	"lmma": func(n int) mmaes.Config {
 		c := mmaes.DefaultConfig(n)
 		c.Update = mmaes.LMMA
+		return c
+	},
+	"lmma-slow": func(n int) mmaes.Config {
+		c := mmaes.DefaultConfig(n)
+		c.Update, c.FastMemory = mmaes.LMMA, -1
 		return c
 	},
 	"mma": mmaes.DefaultConfig,
@@ -40,7 +47,7 @@ const (
 
 // largeOptimizers are the optimizers `mmaes largescale` knows, in table
 // order.
-var largeOptimizers = []string{"lmmaes", "sepcma", "lmma", "mma"}
+var largeOptimizers = []string{"lmmaes", "sepcma", "lmma", "lmma-slow", "mma"}
 
 // largeJob is one run: a function at a dimension, a seed, an optimizer.
 type largeJob struct {
@@ -136,7 +143,7 @@ func runLargeJob(j *largeJob, mmaMaxDim int) {
 			}
 		}
 		reason = r.Reason.String()
-	case "lmma", "mma":
+	case "lmma", "lmma-slow", "mma":
 		reason, err = runLargeLibrary(j.opt, j.n, m0, j.seed, j.target, j.budget, obj.eval)
 	default:
 		err = fmt.Errorf("unknown optimizer %q", j.opt)
@@ -184,7 +191,7 @@ func largescaleCmd(args []string, stdout, stderr io.Writer) error {
 	runs := fs.Int("runs", 5, "runs (seeds first-seed … first-seed+runs−1) per function, dimension and optimizer")
 	firstSeed := fs.Int("first-seed", 1, "seed of the first run (to continue or split a comparison)")
 	funcsFlag := fs.String("funcs", "all", "functions (short names: sph, ell, dis, cig, dpw, ros, and rsph … rros rotated), or all")
-	optsFlag := fs.String("opts", "lmmaes,sepcma,lmma", "optimizers: lmmaes, sepcma, lmma (the library's LMMA), mma (the library's full-matrix MMA)")
+	optsFlag := fs.String("opts", "lmmaes,sepcma,lmma", "optimizers: lmmaes, sepcma, lmma (the library's LMMA), lmma-slow (LMMA without its fast terms), mma (the library's full-matrix MMA)")
 	budgetPerN := fs.Int("budget-per-n", 1000, "evaluation budget of a run in multiples of n (see -max-evals)")
 	maxEvals := fs.Int("max-evals", 0, "evaluation budget of a run; 0: -budget-per-n × n")
 	target := fs.Float64("target", 1e-8, "target: a run succeeds at its first evaluation with f ≤ target (every function's minimum is 0)")

@@ -25,7 +25,8 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	fname := fs.String("f", "ell", "test function (short name: sp, cig, ctb, ell, tab, tx, dp, sch, ros, pr, sch12, rastrigin)")
 	n := fs.Int("n", 128, "dimension")
 	update := fs.String("update", "mma", "matrix update: mma, ecma, cholesky or lmma (limited memory, for large n)")
-	memory := fs.Int("memory", 0, "LMMA's number of stored rank-one terms (0: 2·(4 + ⌊3 ln n⌋))")
+	memory := fs.Int("memory", 0, "LMMA's number of stored slow rank-one terms (0: 2·(4 + ⌊3 ln n⌋) less the fast terms and 1)")
+	fastMemory := fs.Int("fast-memory", 0, "LMMA's number of stored fast rank-one terms (0: ⌊(4 + ⌊3 ln n⌋)/4⌋; -1: none)")
 	seed := fs.Uint64("seed", 1, "seed of the initial mean and of the optimizer")
 	var target optFloat
 	fs.Var(&target, "target", "stop when f ≤ target (default: the function's target, 1e-10 or -1e10)")
@@ -69,6 +70,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	p := problem{fn: fn, n: *n, rotate: *rotate, noise: *noise}
 	cfg := p.config(u, *seed, *maxEvals)
 	cfg.Memory = *memory
+	cfg.FastMemory = *fastMemory
 	if target.set {
 		cfg.TargetF = target.v
 	}
