@@ -340,7 +340,7 @@ func (d *lowRank) commit(g *generation) int {
 		p, v := d.p[t*n:t*n+n], d.v[t*n:t*n+n]
 		path(v, v, 1-d.cF, cp, g.zw)
 		path(p, p, 1-d.cF, cp, g.yw)
-		d.fWin = d.advance(t, d.fWin, d.windowF, d.etaF, p, v, maxAbs(p), kernel.Norm(v))
+		d.fWin = d.advance(t, d.fWin, d.windowF, d.etaF, nil, nil, maxAbs(p), kernel.Norm(v))
 		if d.fWin == 0 {
 			d.fLive = (t + 1) % d.fast
 			d.startWindow(d.fLive, p, v, d.pInf[t], d.vNorm[t])
@@ -350,12 +350,15 @@ func (d *lowRank) commit(g *generation) int {
 }
 
 // advance makes the proposed paths p, v (bounds pInf, vNm) those of the
-// live slot t, adds eta to its coefficient, and returns the generations of
-// its window so far, 0 when the window of the given length has ended.
+// live slot t (nil: they are in the slot already), adds eta to its
+// coefficient, and returns the generations of its window so far, 0 when
+// the window of the given length has ended.
 func (d *lowRank) advance(t, win, window int, eta float64, p, v []float64, pInf, vNm float64) int {
 	n := d.n
-	copy(d.p[t*n:t*n+n], p) // p and v may be the slot's own
-	copy(d.v[t*n:t*n+n], v)
+	if p != nil {
+		copy(d.p[t*n:t*n+n], p)
+		copy(d.v[t*n:t*n+n], v)
+	}
 	d.pInf[t], d.vNorm[t] = pInf, vNm
 	d.g[t] += eta
 	if win+1 >= window {
