@@ -101,8 +101,11 @@ type distribution interface {
 	// target that keeps moving their scales drift apart until one
 	// overflows; when A's scale leaves [2⁻⁶⁴, 2⁶⁵) commit multiplies A (and
 	// what lives in its space) by 2^k, exactly, and returns k for the
-	// optimizer to divide σ by; else it returns 0.
-	commit(g *generation) (k int)
+	// optimizer to divide σ by; else it returns 0. k is limited by
+	// rebalanceLimit(k, sigma), so that σ·2^−k stays finite and normal: a
+	// σ that grows with A (a run diverging with its stops off) is left
+	// to the breakdown test rather than overflowed.
+	commit(g *generation, sigma float64) (k int)
 	// inspect returns what the stop tests need after the update of
 	// generation gen (the count of all generations so far); exact asks
 	// for the exact row norms this generation.

@@ -306,7 +306,7 @@ func (d *fullMatrix) scaleProposal(eta float64) {
 
 // commit makes the proposed paths current and records the update of A (or,
 // with rank-μ, applies it), applies the update of A_inv, and rebalances.
-func (d *fullMatrix) commit(g *generation) int {
+func (d *fullMatrix) commit(g *generation, sigma float64) int {
 	d.scanned = false
 	if d.rule == Cholesky {
 		kernel.ScaleAddOuter(d.ainv, d.n, d.invAlpha, d.invBeta, d.u, d.w)
@@ -323,7 +323,7 @@ func (d *fullMatrix) commit(g *generation) int {
 		d.pend, d.pendAlpha, d.pendBeta, d.pendQ = true, rho, d.beta/d.scale, d.q
 		d.rowA = (d.alpha*d.rowA + math.Abs(d.beta)*d.pInf*d.normQ) * boundSlack
 	}
-	return d.rebalance()
+	return d.rebalance(sigma)
 }
 
 // rebalanceExp bounds the binary exponent of A's largest row norm (a
@@ -337,10 +337,27 @@ const (
 	rebalanceHigh = 0x1p65
 )
 
+// sigmaExpLimit bounds the binary exponent of σ that a rebalancing may
+// leave: |ilogb(σ·2^−k)| ≤ 1000 keeps σ finite and normal, with room
+// for the step-size rule's factors (checked there).
+const sigmaExpLimit = 1000
+
+// rebalanceLimit returns the part of the rebalancing exponent k that σ can
+// take: k itself, or k cut so that σ·2^−k keeps its exponent within
+// ±sigmaExpLimit, or 0 when even that would move σ the wrong way.
+func rebalanceLimit(k int, sigma float64) int {
+	e := math.Ilogb(sigma)
+	c := min(max(k, e-sigmaExpLimit), e+sigmaExpLimit)
+	if (c < 0) != (k < 0) {
+		return 0
+	}
+	return c
+}
+
 // rebalance multiplies A by 2^k so that its largest row norm is near 1, with
 // p (in the space of A·z) and the row bound, and A_inv by 2^−k; all exact
 // (powers of two), so the run goes on as it would have, σ·A unchanged.
-func (d *fullMatrix) rebalance() int {
+func (d *fullMatrix) rebalance(sigma float64) int {
 	if !(d.rowA > 0 && d.rowA < boundLimit) {
 		return 0 // a scan decides first
 	}
@@ -351,7 +368,10 @@ func (d *fullMatrix) rebalance() int {
 	if e >= -rebalanceExp && e <= rebalanceExp {
 		return 0
 	}
-	k := -e
+	k := rebalanceLimit(-e, sigma)
+	if k == 0 {
+		return 0
+	}
 	d.flush()
 	f := math.Ldexp(1, k)
 	kernel.Scale(f, d.a)

@@ -322,7 +322,7 @@ func (d *lowRank) scaleProposal(float64)              { panic("mmaes: LMMA witho
 // coefficients, freezes each at the end of its window (the next slot of
 // its ring, or the oldest, takes a copy and starts the next window at 0),
 // and rebalances.
-func (d *lowRank) commit(g *generation) int {
+func (d *lowRank) commit(g *generation, sigma float64) int {
 	d.scanned = false
 	d.win = d.advance(d.live, d.win, d.window, d.eta, d.pNew, d.vNew, d.pNewInf, d.vNewNm)
 	if d.win == 0 {
@@ -346,7 +346,7 @@ func (d *lowRank) commit(g *generation) int {
 			d.startWindow(d.fLive, p, v, d.pInf[t], d.vNorm[t])
 		}
 	}
-	return d.rebalance()
+	return d.rebalance(sigma)
 }
 
 // advance makes the proposed paths p, v (bounds pInf, vNm) those of the
@@ -388,7 +388,7 @@ func (d *lowRank) rowBound() float64 {
 
 // rebalance multiplies A (S and every g_t) by 2^k when its row bound
 // leaves [2⁻⁶⁴, 2⁶⁵), exactly, and returns k for σ to take.
-func (d *lowRank) rebalance() int {
+func (d *lowRank) rebalance(sigma float64) int {
 	b := d.rowBound()
 	if !(b > 0 && b < boundLimit) || (b >= rebalanceLow && b < rebalanceHigh) {
 		return 0
@@ -397,7 +397,10 @@ func (d *lowRank) rebalance() int {
 	if e >= -rebalanceExp && e <= rebalanceExp {
 		return 0
 	}
-	k := -e
+	k := rebalanceLimit(-e, sigma)
+	if k == 0 {
+		return 0
+	}
 	f := math.Ldexp(1, k)
 	kernel.Scale(f, d.sd)
 	d.sMax *= f

@@ -289,7 +289,7 @@ func (o *Optimizer) update() bool {
 		return false
 	}
 	o.m, o.mNew = o.mNew, o.m
-	k := o.dist.commit(&p.sel)
+	k := o.dist.commit(&p.sel, o.step.sigma)
 	o.step.commit()
 	if k != 0 {
 		o.step.sigma = math.Ldexp(o.step.sigma, -k)

@@ -136,3 +136,28 @@ func TestRebalanceExact(t *testing.T) {
 		}
 	}
 }
+
+// TestRebalanceLimit: a rebalancing may move σ's exponent to ±1000 and no
+// further, and never the other way. Each row gives σ = 2^e, the exponent
+// k that A's scale asks for, and the exponent σ·2^−k may take.
+func TestRebalanceLimit(t *testing.T) {
+	for _, c := range []struct{ e, k, want int }{
+		{0, -66, -66},     // σ = 1: the whole rebalance
+		{0, 70, 70},       // shrinking σ
+		{990, -66, -10},   // σ grows to 2^1000 and stops there
+		{1000, -66, 0},    // σ at the limit already
+		{1010, -66, 0},    // beyond it: no rebalance, never σ·2^−10
+		{-990, 66, 10},    // σ shrinks to 2^−1000
+		{-1010, 66, 0},    // below it: no rebalance
+		{-1010, -66, -66}, // growing a tiny σ is always allowed
+		{1010, 66, 66},
+	} {
+		got := rebalanceLimit(c.k, math.Ldexp(1, c.e))
+		if got != c.want {
+			t.Errorf("σ = 2^%d, k = %d: got %d, want %d", c.e, c.k, got, c.want)
+		}
+		if s := math.Ldexp(math.Ldexp(1, c.e), -got); math.IsInf(s, 0) || s == 0 {
+			t.Errorf("σ = 2^%d, k = %d: σ·2^−k = %g", c.e, c.k, s)
+		}
+	}
+}
