@@ -36,11 +36,17 @@ func updateMulVecsShapes() [][2]int {
 	}
 	s = append(s, [2]int{341, 17}, [2]int{341, 20}, [2]int{341, 24})
 	// The AVX2 panels update each tile's block before reading it from n =
-	// 1536 (panel2FusedMinN): a kc mod 4 rest (1539 at k = 4: kc = 768,
-	// 768, 3), leftover rows, one column in the last panel (1537 at k = 13:
-	// kc = 192).
+	// 1536 (panel2FusedMinN), its kc mod 4 last columns masked, before
+	// blocks of 3, 2 or 1 registers (k = 28, 13, 4). 1536 + r has a last
+	// panel of r columns (k = 4: kc = 768; k = 13: 192) or of 80 + r (k =
+	// 28: 104), so every rest 0–7 is met, with kc < 8 and without;
+	// leftover rows for r mod 4 ≠ 0; 384 tiles, three calls.
 	if startAVX2 {
-		s = append(s, [2]int{1537, 13}, [2]int{1538, 28}, [2]int{1539, 4})
+		ks := []int{4, 13, 28}
+		for r := 0; r < 8; r++ {
+			s = append(s, [2]int{1536 + r, ks[r%3]})
+		}
+		s = append(s, [2]int{1541, 28}, [2]int{1543, 4}, [2]int{1542, 13})
 	}
 	if !testing.Short() {
 		s = append(s, [2]int{1031, 9}, [2]int{1031, 24}, [2]int{262, 260},
