@@ -1,6 +1,6 @@
 // The column steps and the walk over a tile's blocks of vectors (3, 2 or 1
-// registers each), shared by the column panels of panel_amd64.s (AVX-512) and
-// panel2_amd64.s (AVX2). The arguments and frame slots are the caller's.
+// registers each), shared by the column panels of mulvecs_panels_avx512_amd64.s (AVX-512) and
+// mulvecs_panels_avx2_amd64.s (AVX2). The arguments and frame slots are the caller's.
 
 // PANELS_START loads what every panel kernel keeps from its arguments: R8 =
 // NBYTES (n·8, a row of A), R9 = 3·NBYTES, SI = a (the first tile's first

@@ -42,14 +42,14 @@ func mulVecs(y, a []float64, n int, x []float64, k, r0, r1 int, work []float64) 
 
 // updateMulVecs applies A ← α·A + β·p·vᵀ and computes y_i = A·x_i: in one
 // pass over A on the AVX-512 panels and on the AVX2 ones for n ≥
-// panel2FusedMinN, else as ScaleAddOuter then MulVecs. Both give the same
+// avx2PanelFusedMinN, else as ScaleAddOuter then MulVecs. Both give the same
 // bits.
 func updateMulVecs(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k, r0, r1 int, work []float64) {
 	switch {
 	case usePanels(n, k):
 		mulVecsPanels(y, a, n, x, k, r0, r1, true, alpha, beta, p, v, work)
 		return
-	case usePanelsAVX2(n, k) && n >= panel2FusedMinN:
+	case usePanelsAVX2(n, k) && n >= avx2PanelFusedMinN:
 		mulVecsPanelsAVX2(y, a, n, x, k, r0, r1, true, alpha, beta, p, v, work)
 		return
 	}
@@ -329,12 +329,12 @@ func tiling(n, k int) string {
 			strconv.Itoa(kc) + " columns a panel, the rank-one update fused"
 	case usePanelsAVX2(n, k):
 		kb := min(k, panelMaxLanes)
-		kp, kc := panel2Shape(n, kb, panel2Pack)
+		kp, kc := panelShapeAVX2(n, kb, avx2PanelPack)
 		fused := ", the rank-one update a separate pass"
-		if n >= panel2FusedMinN {
+		if n >= avx2PanelFusedMinN {
 			fused = ", the rank-one update fused"
 		}
-		return "AVX2 column panels: tiles of " + strconv.Itoa(panel2Rows) + " rows × " + strconv.Itoa(kp/4) +
+		return "AVX2 column panels: tiles of " + strconv.Itoa(avx2PanelRows) + " rows × " + strconv.Itoa(kp/4) +
 			" registers (" + strconv.Itoa(kp) + " lanes for " + strconv.Itoa(kb) + " vectors" + batches(k) + "), " +
 			strconv.Itoa(kc) + " columns a panel" + fused
 	}

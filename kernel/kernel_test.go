@@ -975,7 +975,7 @@ func mulVecsShapes() [][2]int {
 	}
 	s = append(s, [2]int{385, 11}, [2]int{515, 17})
 	// From n = 768 the AVX2 path (without AVX-512) runs column panels for
-	// k ≥ 4 (panel2MinN, panel2MinK) in tiles of 4 rows and blocks of 3, 2
+	// k ≥ 4 (avx2PanelMinN, avx2PanelMinK) in tiles of 4 rows and blocks of 3, 2
 	// or 1 registers of 4 vectors: every row remainder (n mod 4), every
 	// split of the registers (k = 4: 1; 5–8: 2; 9–12: 3; 13–16: 2+2;
 	// 17–20: 3+2; 21–24: 3+3; 25–28: 3+2+2) and every count of vectors in

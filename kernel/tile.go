@@ -9,7 +9,7 @@ package kernel
 // last tile is moved back so that it ends at the edge and recomputes a few
 // outputs of its neighbour, which is harmless because the outputs do not
 // overlap the inputs (MulVecs checks it). Here the recomputed outputs get the
-// same bits again. After the AVX-512 column panels (panel_amd64.go) these
+// same bits again. After the AVX-512 column panels (mulvecs_panels_amd64.go) these
 // tiles compute the up to 7 rows below the panels' last whole tile; when
 // that remainder is not a multiple of 4 their last tile also recomputes up
 // to 3 panel rows, whose sums ran in another order: the same error bound,

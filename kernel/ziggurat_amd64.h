@@ -1,4 +1,4 @@
-// Shared by the ziggurat kernels (ziggurat_amd64.s, ziggurat2_amd64.s).
+// Shared by the ziggurat kernels (ziggurat_avx512_amd64.s, ziggurat_avx2_amd64.s).
 
 // ZIG_ARGS loads the arguments both keep in registers: DI and R13 z and
 // len(z), SI and R10 rej and len(rej), R12 x; acc (R8) and nrej (R9) start

@@ -5,7 +5,7 @@
 
 // ---------------------------------------------------------------------------
 // MulVecs for large n on AVX2 (without AVX-512): the column panels of
-// panel_amd64.s in 256-bit registers. The caller packs one panel of kc
+// mulvecs_panels_avx512_amd64.s in 256-bit registers. The caller packs one panel of kc
 // columns of the k vectors transposed (xt[c*kp + j] = x[j*n + c0 + c], kp =
 // k rounded up to 4, the pad lanes zero). For each tile of 4 rows of A the
 // accumulators hold the 4×kp block of partial sums, one row across 4

@@ -2,7 +2,7 @@
 
 package kernel
 
-// MulVecs for small n on AVX-512 (small_amd64.s): one call for all vectors,
+// MulVecs for small n on AVX-512 (mulvecs_small_avx512_amd64.s): one call for all vectors,
 // blocks of 8 rows × 16 columns of A held in registers, no horizontal sums.
 // At n = 8 with the paper's λ = 10 it replaces four calls of the whole-row
 // tiles (eight at n = 16), each with horizontal sums.

@@ -5,7 +5,7 @@ package kernel
 import "unsafe"
 
 // MulVecs on AVX-512 for large n: column panels in broadcast form
-// (panel_amd64.s). A is read once per call, each 8×kc block of it used for
+// (mulvecs_panels_avx512_amd64.s). A is read once per call, each 8×kc block of it used for
 // all k vectors while it is in L1 (with the rank-one update, from a copy
 // whose rows do not share L1 sets), and no horizontal sums are needed.
 
@@ -43,7 +43,7 @@ const panelWideN = 512
 const panelACols = 512
 
 // panelAStride is the row stride, in float64s, of the copies of a tile's
-// block of A (APS in panel_amd64.s): 65 cache lines, an odd number, so that
+// block of A (APS in mulvecs_panels_avx512_amd64.s): 65 cache lines, an odd number, so that
 // the 8 rows of a copy fall into 8 different sets of L1 (the rows of A
 // itself share one set when n is a multiple of 64).
 const panelAStride = 520
@@ -113,13 +113,13 @@ func mulVecsPanelBatch(y, a []float64, n int, x []float64, k, r0, r1 int, update
 
 // workLen is the scratch space of the panels: on AVX-512 the packed panel,
 // the copies of A, and 8 float64s of slack to start them at a cache line;
-// on AVX2 the packed panel (panel2_amd64.go).
+// on AVX2 the packed panel (mulvecs_panels_avx2_amd64.go).
 func workLen(n, k int) int {
 	switch {
 	case usePanels(n, k):
 		return panelPackLen(n) + panelACopy + 8
 	case usePanelsAVX2(n, k):
-		return panel2Pack
+		return avx2PanelPack
 	}
 	return 0
 }

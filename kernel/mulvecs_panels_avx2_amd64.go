@@ -3,42 +3,42 @@
 package kernel
 
 // MulVecs on AVX2 without AVX-512 for large n: the column panels of
-// panel_amd64.go in 256-bit registers (panel2_amd64.s): tiles of 4 rows of
+// mulvecs_panels_amd64.go in 256-bit registers (mulvecs_panels_avx2_amd64.s): tiles of 4 rows of
 // A, blocks of 3, 2 or 1 registers of 4 vectors, the packed panel of the
 // vectors made in Go. The whole-row tiles (tile.go) keep all k vectors'
 // rows of x in the caches for every block of 4 rows of A, which at n = 4096
 // (λ = 28: 0.9 MiB of x) no longer fit L2; a panel keeps kc columns of them.
-// With the rank-one update (UpdateMulVecs) and n ≥ panel2FusedMinN each
+// With the rank-one update (UpdateMulVecs) and n ≥ avx2PanelFusedMinN each
 // tile's block of A is updated just before the tile reads it, in the same
 // pass.
 
 // usePanelsAVX2 reports whether MulVecs runs on the AVX2 panels.
 func usePanelsAVX2(n, k int) bool {
-	return useAVX2 && !useAVX512 && n >= panel2MinN && k >= panel2MinK
+	return useAVX2 && !useAVX512 && n >= avx2PanelMinN && k >= avx2PanelMinK
 }
 
-// panel2MinN is the smallest n for the AVX2 panels (below it the whole-row
-// tiles are as fast), panel2MinK the smallest k (one register of vectors).
+// avx2PanelMinN is the smallest n for the AVX2 panels (below it the whole-row
+// tiles are as fast), avx2PanelMinK the smallest k (one register of vectors).
 // The constants of this file were measured: docs/performance.md, "Tuning
 // constants".
 const (
-	panel2MinN = 768
-	panel2MinK = 4
+	avx2PanelMinN = 768
+	avx2PanelMinK = 4
 )
 
-// panel2FusedMinN is the smallest n at which UpdateMulVecs updates A inside
+// avx2PanelFusedMinN is the smallest n at which UpdateMulVecs updates A inside
 // the AVX2 panels' pass: there the update waits for A's blocks in each tile,
 // which pays once A no longer fits the last-level cache; below, the
 // separate ScaleAddOuter pass is faster.
-const panel2FusedMinN = 1536
+const avx2PanelFusedMinN = 1536
 
-// panel2Rows is the number of rows of A in one tile of panel4AVX2.
-const panel2Rows = 4
+// avx2PanelRows is the number of rows of A in one tile of panel4AVX2.
+const avx2PanelRows = 4
 
-// panel2Pack is the room for the packed panel in float64s (24 KiB): kc·kp ≤
-// panel2Pack, so that the panel stays in L1 with the tile's rows of A (kc =
+// avx2PanelPack is the room for the packed panel in float64s (24 KiB): kc·kp ≤
+// avx2PanelPack, so that the panel stays in L1 with the tile's rows of A (kc =
 // 128 columns at k = 24); a larger panel, read from L2, is slower.
-const panel2Pack = 3072
+const avx2PanelPack = 3072
 
 // mulVecsPanelsAVX2 computes the rows r0 … r1−1 of MulVecs (rowsValid) on
 // the AVX2 panels, the rows below the last whole tile in the range that
@@ -46,22 +46,22 @@ const panel2Pack = 3072
 // first applies A ← α·A + β·p·vᵀ to each block of A just before the block is
 // read (the first batch of vectors does, the rows below the last whole tile
 // are updated by scaleAddOuter). The packed panel is in work (len(work) ≥
-// panel2Pack) or, with work nil, on the stack. Vectors run in batches of at
+// avx2PanelPack) or, with work nil, on the stack. Vectors run in batches of at
 // most panelMaxLanes, so that a panel keeps at least 8 columns.
 func mulVecsPanelsAVX2(y, a []float64, n int, x []float64, k, r0, r1 int, update bool, alpha, beta float64, p, v, work []float64) {
 	for j0 := 0; j0 < k; j0 += panelMaxLanes {
 		kb := min(panelMaxLanes, k-j0)
 		upd := update && j0 == 0
 		if work != nil {
-			mulVecsPanel2Pass(y[j0*n:], a, n, x[j0*n:], kb, r0, r1, upd, alpha, beta, p, v, work[:panel2Pack])
+			mulVecsPanelsAVX2Pass(y[j0*n:], a, n, x[j0*n:], kb, r0, r1, upd, alpha, beta, p, v, work[:avx2PanelPack])
 			continue
 		}
-		mulVecsPanel2Stack(y[j0*n:], a, n, x[j0*n:], kb, r0, r1, upd, alpha, beta, p, v)
+		mulVecsPanelsAVX2Stack(y[j0*n:], a, n, x[j0*n:], kb, r0, r1, upd, alpha, beta, p, v)
 	}
 	if r1 < n {
 		return
 	}
-	rows := n / panel2Rows * panel2Rows
+	rows := n / avx2PanelRows * avx2PanelRows
 	if update && rows < n {
 		scaleAddOuter(a[rows*n:], n, n-rows, alpha, beta, p[rows:], v)
 	}
@@ -70,25 +70,25 @@ func mulVecsPanelsAVX2(y, a []float64, n int, x []float64, k, r0, r1 int, update
 	}
 }
 
-// mulVecsPanel2Stack is mulVecsPanel2Pass with the packed panel on its
+// mulVecsPanelsAVX2Stack is mulVecsPanelsAVX2Pass with the packed panel on its
 // stack frame.
 //
 //go:noinline
-func mulVecsPanel2Stack(y, a []float64, n int, x []float64, k, r0, r1 int, update bool, alpha, beta float64, p, v []float64) {
-	var pack [panel2Pack]float64
-	mulVecsPanel2Pass(y, a, n, x, k, r0, r1, update, alpha, beta, p, v, pack[:])
+func mulVecsPanelsAVX2Stack(y, a []float64, n int, x []float64, k, r0, r1 int, update bool, alpha, beta float64, p, v []float64) {
+	var pack [avx2PanelPack]float64
+	mulVecsPanelsAVX2Pass(y, a, n, x, k, r0, r1, update, alpha, beta, p, v, pack[:])
 }
 
-// mulVecsPanel2Pass is MulVecs for the k ≤ panelMaxLanes vectors and the
+// mulVecsPanelsAVX2Pass is MulVecs for the k ≤ panelMaxLanes vectors and the
 // rows of whole tiles, on the AVX2 panels (with update, as
 // mulVecsPanelsAVX2).
-func mulVecsPanel2Pass(y, a []float64, n int, x []float64, k, r0, r1 int, update bool, alpha, beta float64, p, v, pack []float64) {
-	kp, kcMax := panel2Shape(n, k, len(pack))
+func mulVecsPanelsAVX2Pass(y, a []float64, n int, x []float64, k, r0, r1 int, update bool, alpha, beta float64, p, v, pack []float64) {
+	kp, kcMax := panelShapeAVX2(n, k, len(pack))
 	g3, g2, g1 := panelBlocks(kp / 4)
-	tiles := n / panel2Rows
-	t0, t1 := tileRange(r0, r1, n, tiles, panel2Rows)
-	clearRows(y, n, k, t0*panel2Rows, t1*panel2Rows)
-	walkPanels(n, kcMax, t0, t1, panel2Rows, func(c0, kc int) {
+	tiles := n / avx2PanelRows
+	t0, t1 := tileRange(r0, r1, n, tiles, avx2PanelRows)
+	clearRows(y, n, k, t0*avx2PanelRows, t1*avx2PanelRows)
+	walkPanels(n, kcMax, t0, t1, avx2PanelRows, func(c0, kc int) {
 		packPanel(pack[:kc*kp], x[c0:], n, kc, kp, k)
 	}, func(c0, kc, r, nt int) {
 		pr, vc := updateArgs(update, p, v, r, c0)
@@ -96,9 +96,9 @@ func mulVecsPanel2Pass(y, a []float64, n int, x []float64, k, r0, r1 int, update
 	})
 }
 
-// panel2Shape returns the packed lanes kp and the widest panel of the AVX2
+// panelShapeAVX2 returns the packed lanes kp and the widest panel of the AVX2
 // panels for k ≤ panelMaxLanes vectors with a packed panel of pack float64s.
-func panel2Shape(n, k, pack int) (kp, kcMax int) {
+func panelShapeAVX2(n, k, pack int) (kp, kcMax int) {
 	kp = (k + 3) &^ 3
 	return kp, min(n, max(8, pack/kp&^7))
 }

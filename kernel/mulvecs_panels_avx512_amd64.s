@@ -53,7 +53,7 @@
 // the next vector), CX and BX (COUNT8), Z24-Z31 and, in panel6, the mask K2.
 
 // APS is the row stride of the copies of A's blocks in bytes: 65 cache
-// lines, room for kc ≤ panelACols = 512 columns (panel_amd64.go).
+// lines, room for kc ≤ panelACols = 512 columns (mulvecs_panels_amd64.go).
 #define APS 4160
 
 // The 8 rows of a copied block at column offset d from base.
