@@ -18,8 +18,11 @@ func TestRank(t *testing.T) {
 		vals = append(vals, math.Float64frombits(math.Float64bits(1)+d), -math.Float64frombits(math.Float64bits(1)+d))
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
+	var sc, short rankScratch // sc grows over the trials; short holds 4
+	short.resize(4)
 	for trial := 0; trial < 2000; trial++ {
 		lam := 2 + rng.IntN(100) // both sides of countRankMax
+		sc.resize(lam)
 		fit := make([]float64, lam)
 		for i := range fit {
 			if rng.IntN(3) == 0 {
@@ -29,7 +32,14 @@ func TestRank(t *testing.T) {
 			}
 		}
 		idx := make([]int, lam)
-		valid := rank(idx, fit)
+		valid := rank(idx, fit, &sc)
+		// The sorting path, without room for the keys, ranks the same.
+		for _, other := range []*rankScratch{nil, &short} {
+			idx2 := make([]int, lam)
+			if v := rank(idx2, fit, other); !slices.Equal(idx2, idx) || v != valid {
+				t.Fatalf("rank(%v) = %v (%d valid) by counting, %v (%d) by sorting", fit, idx, valid, idx2, v)
+			}
+		}
 		want := make([]int, lam)
 		for i := range want {
 			want[i] = i

@@ -181,7 +181,7 @@ func (o *Optimizer) Tell(fitness []float64) error {
 func (o *Optimizer) tell(fitness []float64) error {
 	p := &o.pop
 	copy(p.fit, fitness)
-	return o.tellRanked(p.lambda, rank(p.idx, p.fit))
+	return o.tellRanked(p.lambda, rank(p.idx, p.fit, &p.ranks))
 }
 
 // tellRanked ends the generation of the k candidates ranked in p.idx[:k]

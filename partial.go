@@ -91,7 +91,7 @@ func (o *Optimizer) TellSome(indices []int, fitness []float64) error {
 	}
 	// Rank the received values; idx holds candidate indices.
 	copy(b.fit, fitness)
-	valid := rank(b.idx[:k], b.fit[:k])
+	valid := rank(b.idx[:k], b.fit[:k], &p.ranks)
 	for j := range k {
 		p.idx[j] = indices[b.idx[j]]
 		p.fit[indices[j]] = fitness[j]

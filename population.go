@@ -18,6 +18,7 @@ type population struct {
 	idx       []int     // ranking: idx[k] is the k-th best candidate
 	sel       generation
 	part      partialBufs // TellSome's scratch space
+	ranks     rankScratch // rank's keys
 }
 
 func newPopulation(n int, direct bool) population {
@@ -45,6 +46,7 @@ func (p *population) resize(lambda int, w, neg []float64) {
 		p.idx = make([]int, lambda)
 	}
 	p.part.resize(lambda)
+	p.ranks.resize(lambda)
 	p.lambda = lambda
 	p.z, p.x = p.z[:lambda*n], p.x[:lambda*n]
 	if !p.direct {

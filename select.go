@@ -53,12 +53,13 @@ func cmpFitness(a, b float64) int {
 // pass of insertion on the full keys (which moves nothing in the usual
 // case, so its branches are predicted) puts them right. An insertion sort
 // of random values mispredicts about once per element: at λ = 10 that was
-// most of the cost of rank.
-func rank(idx []int, fit []float64) (valid int) {
+// most of the cost of rank. The keys live in sc (sized by rankScratch.resize;
+// arrays on the stack cost a fifth of rank in zeroing); without room there
+// (sc nil or short) rank sorts, in the same order.
+func rank(idx []int, fit []float64, sc *rankScratch) (valid int) {
 	n := len(idx)
-	if n <= countRankMax {
-		var keys, packed [countRankMax]int64
-		var pos [countRankMax]int
+	if n <= countRankMax && sc != nil && len(sc.keys) >= n {
+		keys, packed, pos := sc.keys[:n], sc.packed[:n], sc.pos[:n]
 		for i := range n {
 			k := fitnessKey(fit[i])
 			keys[i], packed[i] = k, k&^(countRankMax-1)|int64(i)
@@ -66,8 +67,8 @@ func rank(idx []int, fit []float64) (valid int) {
 				valid++
 			}
 		}
-		kernel.CountLess(pos[:n], packed[:n])
-		for i, p := range pos[:n] {
+		kernel.CountLess(pos, packed)
+		for i, p := range pos {
 			idx[p] = i
 		}
 		for i := 1; i < n; i++ {
@@ -109,6 +110,21 @@ func fitnessKey(f float64) int64 {
 // countRankMax is the largest λ ranked by counting (the index fits in the
 // keys' low 6 bits).
 const countRankMax = 64
+
+// rankScratch is rank's room for the keys of up to countRankMax values.
+type rankScratch struct {
+	keys, packed []int64
+	pos          []int
+}
+
+// resize makes room for lambda values (none above countRankMax, where
+// rank sorts), allocating only when it grows.
+func (sc *rankScratch) resize(lambda int) {
+	if lambda > countRankMax || len(sc.keys) >= lambda {
+		return
+	}
+	sc.keys, sc.packed, sc.pos = make([]int64, lambda), make([]int64, lambda), make([]int, lambda)
+}
 
 // checkPopulation validates Lambda and Mu and resolves λ and μ of the first
 // run into p.

@@ -20,11 +20,13 @@ func BenchmarkRank(b *testing.B) {
 			}
 		}
 		idx := make([]int, lam)
+		var sc rankScratch
+		sc.resize(lam)
 		b.Run(fmt.Sprintf("lambda=%d", lam), func(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				rank(idx, sets[i&(len(sets)-1)])
+				rank(idx, sets[i&(len(sets)-1)], &sc)
 				i++
 			}
 		})
