@@ -151,3 +151,46 @@ func TestBoundsIdentityInside(t *testing.T) {
 		t.Errorf("wide box changed the run: %+v vs %+v", got, want)
 	}
 }
+
+// TestResultMeanInDomain: Result.Mean is a point of the objective's domain
+// even when the distribution's mean has left the box: inside the bounds,
+// integer coordinates whole, fixed ones at their values.
+func TestResultMeanInDomain(t *testing.T) {
+	const n = 5
+	lo, hi := []float64{-1, -1, -1, -1, -1}, []float64{2, 2, 2, 2, 2}
+	c := []float64{3, -4, 0.7, 0.5, 9} // optima outside the box pull the mean out
+	cfg := mmaes.DefaultConfig(n)
+	cfg.Lower, cfg.Upper, cfg.Seed = lo, hi, 3
+	cfg.Integer = []int{2}
+	cfg.Fixed = map[int]float64{4: 0.25}
+	cfg.Mean = make([]float64, n)
+	cfg.TolFun, cfg.TolX, cfg.TargetF, cfg.MaxEvals = 0, 0, math.Inf(-1), 3000
+	o := mustNew(t, cfg)
+	res, err := o.Optimize(context.Background(), func(x []float64) float64 {
+		s := 0.0
+		for i, v := range x {
+			s += (v - c[i]) * (v - c[i])
+		}
+		return s
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := o.Mean(); inBox(m, lo, hi) {
+		t.Fatalf("the distribution's mean %v stayed in the box: the test no longer checks the mapping", m)
+	}
+	if len(res.Mean) != n || !inBox(res.Mean, lo, hi) {
+		t.Fatalf("Result.Mean = %v, not in [%v, %v]", res.Mean, lo, hi)
+	}
+	if v := res.Mean[2]; v != math.Round(v) {
+		t.Errorf("integer coordinate of Result.Mean = %v", v)
+	}
+	if res.Mean[4] != 0.25 {
+		t.Errorf("fixed coordinate of Result.Mean = %v, want 0.25", res.Mean[4])
+	}
+	// Far inside the box the map is the identity: coordinate 3 (optimum
+	// 0.5) is the distribution's own.
+	if m := o.Mean(); res.Mean[3] != m[3] {
+		t.Errorf("Result.Mean[3] = %v, the mean's %v", res.Mean[3], m[3])
+	}
+}

@@ -7,7 +7,9 @@
 // a derivative-free minimizer for continuous functions f: ℝⁿ → ℝ, together
 // with the two updates the paper compares it with, so that its experiments
 // run in one program: the efficient Cholesky CMA-ES update (ECMA) and the
-// Cholesky CMA-ES of Suttorp, Hansen and Igel (2009) (Cholesky).
+// Cholesky CMA-ES of Suttorp, Hansen and Igel (2009) (Cholesky); and LMMA,
+// a limited-memory MMA-ES in O(m·n) memory and time a candidate, for n in
+// the thousands to millions, where n² floats no longer fit.
 //
 // # Algorithm
 //

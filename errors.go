@@ -13,8 +13,11 @@ var (
 	// neither made by New nor restored by UnmarshalBinary.
 	ErrNotInitialized = errors.New("mmaes: optimizer not initialized (use New)")
 
-	// ErrLength is returned by Tell when len(fitness) is not λ.
-	ErrLength = errors.New("mmaes: Tell: len(fitness) != Lambda()")
+	// ErrLength is returned for a slice of the wrong length: Tell's fitness
+	// not λ values, TellSome's indices and values of different lengths,
+	// Inject's point not Dim. (A sentinel without the lengths: a rejected
+	// call allocates nothing.)
+	ErrLength = errors.New("mmaes: wrong length: Tell needs Lambda() values, TellSome as many values as indices, Inject Dim() coordinates")
 
 	// ErrIndex is returned by TellSome for an index outside [0, λ) or
 	// given twice.

@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
+	"sync"
 
 	"github.com/mmaes-go/mmaes"
 )
@@ -53,8 +55,8 @@ func Example() {
 }
 
 // Drive the optimizer with Ask and Tell, for instance to evaluate the
-// candidates elsewhere. Here a cigar function, n = 4, with the Cholesky
-// CMA-ES update.
+// candidates in parallel or elsewhere. Here a cigar function, n = 4, with
+// the Cholesky CMA-ES update, each candidate on a goroutine of its own.
 func ExampleOptimizer_Ask() {
 	cfg := mmaes.DefaultConfig(4)
 	cfg.Update = mmaes.Cholesky
@@ -73,11 +75,13 @@ func ExampleOptimizer_Ask() {
 	}
 	var fit []float64
 	for opt.Reason() == mmaes.NotStopped {
-		xs := opt.Ask() // λ views into the optimizer, valid until the next Tell
-		fit = fit[:0]   // λ changes when a restart strategy restarts
-		for _, x := range xs {
-			fit = append(fit, cigar(x))
+		xs := opt.Ask()                               // λ read-only views, valid until the next Tell
+		fit = slices.Grow(fit[:0], len(xs))[:len(xs)] // λ changes when a restart strategy restarts
+		var wg sync.WaitGroup
+		for i, x := range xs {
+			wg.Go(func() { fit[i] = cigar(x) })
 		}
+		wg.Wait()
 		if err := opt.Tell(fit); err != nil {
 			fmt.Println(err)
 			return

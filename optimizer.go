@@ -7,9 +7,10 @@ import (
 	"github.com/mmaes-go/mmaes/kernel"
 )
 
-// An Optimizer runs one (μ/μ_w, λ)-MMA-ES (or eCMA-ES, or Cholesky CMA-ES)
-// minimization. Make it with New (or restore one with UnmarshalBinary), then
-// either call Optimize or drive it with Ask and Tell. It is not safe for
+// An Optimizer runs one (μ/μ_w, λ)-MMA-ES minimization (or eCMA-ES,
+// Cholesky CMA-ES or the limited-memory LMMA: Config.Update). Make it with
+// New (or restore one with UnmarshalBinary), then either call Optimize or
+// drive it with Ask and Tell. It is not safe for
 // concurrent use; distinct Optimizers share no mutable state.
 type Optimizer struct {
 	cfg Config // validated copy; cfg.Mean is the initial mean (a copy)
@@ -49,7 +50,9 @@ type Optimizer struct {
 // writing into them does not change the update (which uses the sampled
 // steps y_i, as the paper does) nor the best point; the returned slice of
 // views is the optimizer's too, reused by every Ask, and not to be
-// changed. Asking again before Tell returns the same
+// changed. Several goroutines may read the views at once (no method of the
+// Optimizer may run meanwhile): evaluate them in parallel, then Tell the
+// values in candidate order. Asking again before Tell returns the same
 // candidates; no random numbers are drawn. After the run stopped (and for an
 // uninitialized Optimizer) Ask returns nil: see Reason. Ask does not
 // allocate.
@@ -391,9 +394,11 @@ func (o *Optimizer) canceled(ctx context.Context) (Result, error) {
 // Reason returns why the run stopped, or NotStopped.
 func (o *Optimizer) Reason() Reason { return o.reason }
 
-// Err returns nil while the run goes on, else the error Tell returns: it
-// wraps ErrStopped (and ErrBreakdown or ErrAllNaN for a failure) and names
-// the reason.
+// Err returns nil while the run goes on, else the error a further Tell
+// would return: it wraps ErrStopped (and ErrBreakdown or ErrAllNaN for a
+// failure) and names the reason. So it is not nil after a successful stop
+// either (TargetReached, TolFun, …): a run failed when Reason().Failed(), or
+// when errors.Is(err, ErrBreakdown) or ErrAllNaN.
 func (o *Optimizer) Err() error {
 	if o.reason == NotStopped {
 		return nil
@@ -431,8 +436,11 @@ func (o *Optimizer) Evals() int { return o.evals }
 // Sigma returns the step size σ.
 func (o *Optimizer) Sigma() float64 { return o.step.sigma }
 
-// Mean returns the mean m (a view, valid until the next Tell; with fixed
-// coordinates, until the next call of Mean).
+// Mean returns the mean m of the search distribution (a view, valid until
+// the next Tell; with fixed coordinates, until the next call of Mean). With
+// bounds it may lie outside the box, and its integer coordinates are not
+// rounded: Result.Mean is the point of the objective's domain it stands
+// for.
 func (o *Optimizer) Mean() []float64 {
 	if o.fix != nil && o.m != nil {
 		return o.fix.expand(o.fix.mean, o.m)

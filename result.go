@@ -9,11 +9,14 @@ type Result struct {
 	// none).
 	X []float64
 	F float64
-	// Mean is a copy of the mean of the search distribution (of the last
-	// run, with restarts): the point to use on a noisy objective, where
-	// the best value seen is a lucky draw of the noise more than a good
-	// point, and the mean averages the selected candidates of every
-	// generation.
+	// Mean is the mean of the search distribution (of the last run, with
+	// restarts) mapped as a candidate is: into the box (Config.Lower,
+	// Upper), its integer coordinates rounded (Config.Integers), the fixed
+	// coordinates filled in; so it is a point of the objective's domain.
+	// It is the point to use on a noisy objective, where the best value
+	// seen is a lucky draw of the noise more than a good point, and the
+	// mean averages the selected candidates of every generation. (The
+	// distribution's own mean, which may leave the box, is Optimizer.Mean.)
 	Mean []float64
 	// Evals and Generations count the fitness values and the generations
 	// told so far.
@@ -37,12 +40,29 @@ func (o *Optimizer) Result() Result {
 	return Result{
 		X:           append([]float64(nil), o.BestX()...),
 		F:           o.best.f,
-		Mean:        append([]float64(nil), o.Mean()...),
+		Mean:        o.meanPoint(),
 		Evals:       o.evals,
 		Generations: o.gen,
 		Reason:      o.reason,
 		Restarts:    o.run.restarts,
 	}
+}
+
+// meanPoint returns a copy of the mean mapped as a candidate: into the
+// box, integer coordinates rounded, fixed ones filled in.
+func (o *Optimizer) meanPoint() []float64 {
+	n := len(o.m)
+	m := append(make([]float64, 0, n), o.m...)
+	if o.box != nil {
+		o.box.repair(m)
+	}
+	if o.margin != nil {
+		o.margin.encode(m, n, 1)
+	}
+	if o.fix != nil {
+		return o.fix.expand(make([]float64, len(o.fix.base)), m)
+	}
+	return m
 }
 
 // BestX returns the best point seen (a view, valid until the next Tell;

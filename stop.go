@@ -38,7 +38,8 @@ const (
 	// AllNaN: every fitness value of a generation was NaN. The generation
 	// counts (Evals, Generation) but changes nothing else.
 	AllNaN
-	// Canceled: the context passed to Optimize was cancelled. It is only
+	// Canceled: the context passed to Optimize was done (cancelled, or past
+	// its deadline: Optimize returns ctx.Err(), which says which). It is only
 	// ever reported in the Result of that Optimize call: the optimizer
 	// itself does not stop, and a later Optimize, Ask or Tell continues
 	// the run exactly.
@@ -56,7 +57,7 @@ const (
 	// Stagnated: the run's best and median values no longer improve
 	// (Config.Stagnation).
 	Stagnated
-	// FlatFitness: Config.FlatFitness generations in a row had a flat
+	// FlatFitnessReached: Config.FlatFitness generations in a row had a flat
 	// fitness.
 	FlatFitnessReached
 	// Hopeless: the run cannot improve on the earlier ones
@@ -91,7 +92,7 @@ var reasons = [numReasons]reasonInfo{
 	ConditionReached:      {name: "MaxCondition: mutation matrix ill-conditioned", local: true},
 	NumericalBreakdown:    {name: "numerical breakdown: state not finite or degenerate", failed: true, local: true, err: ErrBreakdown},
 	AllNaN:                {name: "all fitness values of a generation are NaN", failed: true, local: true, err: ErrAllNaN},
-	Canceled:              {name: "context canceled"},
+	Canceled:              {name: "context done: cancelled or past its deadline"},
 	MaxMemoryReached:      {name: "MaxMemory: a restart would exceed the memory budget"},
 	NoEffectAxis:          {name: "NoEffect: a principal axis does not change the mean", local: true},
 	NoEffectCoord:         {name: "NoEffect: a coordinate's deviation does not change the mean", local: true},
