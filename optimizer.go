@@ -74,6 +74,7 @@ func (o *Optimizer) Ask() [][]float64 {
 			}
 		}
 		o.asked = true
+		o.pop.evalDone = 0
 	}
 	if o.fix != nil {
 		return o.fix.xs[:o.pop.lambda]
@@ -320,8 +321,11 @@ func (o *Optimizer) stop(r Reason) {
 // Result still holds the best point seen), and is ctx.Err() when ctx was
 // cancelled: then Result.Reason is Canceled but the optimizer itself has not
 // stopped, so Optimize (or Ask/Tell) can continue the run exactly. ctx is
-// checked before each evaluation. A pending Ask is evaluated first. Called
-// on a stopped run, Optimize returns at once.
+// checked before each evaluation. A pending Ask is evaluated first; with
+// one worker, the values a cancelled Optimize computed for it are kept, and
+// the next Optimize evaluates only the candidates after them (Tell and
+// TellSome instead take the caller's values). Called on a stopped run,
+// Optimize returns at once.
 //
 // With Config.Workers ≥ 2, f is called from that many goroutines at once
 // and must be safe for concurrent use; the result is the same, bit for bit.
@@ -362,15 +366,18 @@ func (o *Optimizer) Optimize(ctx context.Context, f func(x []float64) float64) (
 				return o.canceled(ctx)
 			}
 		} else {
-			for i, x := range xs {
+			// Values a cancelled call computed for this generation are
+			// kept: go on from the next candidate.
+			for i := o.pop.evalDone; i < len(xs); i++ {
 				if done != nil {
 					select {
 					case <-done:
+						o.pop.evalDone = i
 						return o.canceled(ctx)
 					default:
 					}
 				}
-				out[i] = f(x)
+				out[i] = f(xs[i])
 			}
 		}
 		if err := o.Tell(out); err != nil {

@@ -611,7 +611,9 @@ func slicesEqual(a, b []float64) bool {
 }
 
 // TestCancel checks that cancelling Optimize leaves a run that continues
-// exactly as one never interrupted.
+// exactly as one never interrupted, and that the resumed call does not
+// evaluate again what the cancelled one did (the objective is called as
+// often as in the uninterrupted run).
 func TestCancel(t *testing.T) {
 	for _, u := range allUpdates {
 		cfg := startConfig(6, u, 9)
@@ -636,9 +638,15 @@ func TestCancel(t *testing.T) {
 		if res.Evals >= 100 || res.Evals%o.Lambda() != 0 {
 			t.Errorf("%v: %d evals at cancel", u, res.Evals)
 		}
-		rest, err := o.Optimize(context.Background(), sphere)
+		rest, err := o.Optimize(context.Background(), func(x []float64) float64 {
+			evals++
+			return sphere(x)
+		})
 		if err != nil || rest.Evals != whole.Evals || rest.F != whole.F || !slicesEqual(rest.X, whole.X) {
 			t.Errorf("%v: resumed %+v, want %+v", u, rest, whole)
+		}
+		if evals != whole.Evals {
+			t.Errorf("%v: %d calls of the objective in the two parts, %d in one", u, evals, whole.Evals)
 		}
 
 		// An already cancelled context: nothing evaluated.

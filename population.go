@@ -14,6 +14,7 @@ type population struct {
 	z, y, x   []float64
 	xs        [][]float64
 	evalBuf   []float64 // Optimize's fitness values
+	evalDone  int       // of them, the pending generation's a cancelled Optimize computed
 	fit       []float64 // Tell's copy of the fitness values
 	idx       []int     // ranking: idx[k] is the k-th best candidate
 	sel       generation
