@@ -262,7 +262,6 @@ func decodeBody(body []byte, version uint32, size int) (*Optimizer, error) {
 		return nil, ckErr("reason %d out of range", reason)
 	}
 	o.reason, o.asked = Reason(reason), asked
-	o.pop.evalDone = 0
 	live := o.reason == NotStopped
 	d.floats(o.m)
 	if d.err == nil && live && !allFinite(o.m) {

@@ -658,6 +658,51 @@ func TestCancel(t *testing.T) {
 	}
 }
 
+// TestCancelThenRestore: the values a cancelled Optimize kept belong to its
+// pending generation only; restoring a checkpoint (here of another run, at
+// another generation, also pending) into that optimizer drops them, and it
+// continues as the checkpoint's run does.
+func TestCancelThenRestore(t *testing.T) {
+	cfg := startConfig(6, mmaes.MMA, 9)
+	cfg.MaxEvals = 600
+	o := mustNew(t, cfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	calls := 0
+	o.Optimize(ctx, func(x []float64) float64 {
+		if calls++; calls == 23 { // in the middle of the third generation
+			cancel()
+		}
+		return sphere(x)
+	})
+
+	other := startConfig(6, mmaes.MMA, 10)
+	other.MaxEvals = 600
+	src := mustNew(t, other)
+	for range 5 {
+		xs := src.Ask()
+		fit := make([]float64, len(xs))
+		for i, x := range xs {
+			fit[i] = sphere(x)
+		}
+		if err := src.Tell(fit); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src.Ask() // pending, as o is
+	ckp, err := src.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o.UnmarshalBinary(ckp); err != nil {
+		t.Fatal(err)
+	}
+	got, err1 := o.Optimize(context.Background(), sphere)
+	want, err2 := src.Optimize(context.Background(), sphere)
+	if err1 != nil || err2 != nil || got.Evals != want.Evals || got.F != want.F || !slicesEqual(got.X, want.X) {
+		t.Errorf("restored into a cancelled optimizer: %+v (%v), want %+v (%v)", got, err1, want, err2)
+	}
+}
+
 func TestTellErrors(t *testing.T) {
 	for _, u := range allUpdates {
 		cfg := startConfig(5, u, 4)
