@@ -494,7 +494,12 @@ func (o *Optimizer) StdDevs(dst []float64) []float64 {
 // (the candidates are x_i = m + σ·A·z_i). It is a copy that the optimizer
 // keeps and overwrites on the next call (n² float64s, allocated on the
 // first); reading A does not change the run. Nil for an uninitialized
-// Optimizer.
+// Optimizer. With LMMA, which never stores A, the first call allocates
+// those n² floats (at n = 20 000, 3.2 GB) and later calls rebuild them in
+// O(m·n²); it returns nil when they would take more than a quarter of the
+// memory budget (Config.MaxMemory; by default the Go memory limit, else the
+// machine's memory). StdDevs gives the coordinates' deviations in O(m·n)
+// instead.
 func (o *Optimizer) A() []float64 {
 	if o.dist == nil {
 		return nil
