@@ -326,34 +326,6 @@ func (d *fullMatrix) commit(g *generation, sigma float64) int {
 	return d.rebalance(sigma)
 }
 
-// rebalanceExp bounds the binary exponent of A's largest row norm (a
-// variable for the tests, which turn the rebalancing off).
-var rebalanceExp = 64
-
-// rebalanceLow and rebalanceHigh bound the row norms whose exponent is
-// within rebalanceExp for its default (2⁻⁶⁴ ≤ x < 2⁶⁵).
-const (
-	rebalanceLow  = 0x1p-64
-	rebalanceHigh = 0x1p65
-)
-
-// sigmaExpLimit bounds the binary exponent of σ that a rebalancing may
-// leave: |ilogb(σ·2^−k)| ≤ 1000 keeps σ finite and normal, with room
-// for the step-size rule's factors (checked there).
-const sigmaExpLimit = 1000
-
-// rebalanceLimit returns the part of the rebalancing exponent k that σ can
-// take: k itself, or k cut so that σ·2^−k keeps its exponent within
-// ±sigmaExpLimit, or 0 when even that would move σ the wrong way.
-func rebalanceLimit(k int, sigma float64) int {
-	e := math.Ilogb(sigma)
-	c := min(max(k, e-sigmaExpLimit), e+sigmaExpLimit)
-	if (c < 0) != (k < 0) {
-		return 0
-	}
-	return c
-}
-
 // rebalance multiplies A by 2^k so that its largest row norm is near 1, with
 // p (in the space of A·z) and the row bound, and A_inv by 2^−k; all exact
 // (powers of two), so the run goes on as it would have, σ·A unchanged.
