@@ -58,7 +58,11 @@ func startCmd(args ...string) <-chan cmdOut {
 // evaluations, and the result is `mmaes run`'s for the same seed.
 func TestCoordinateWork(t *testing.T) {
 	url := natsServer(t)
-	worked := startCmd("work", "-nats", url, "-run", "cli", "-f", "sp", "-workers", "3", "-idle", "1s", "-q")
+	// The workers start first and exit once idle: -idle counts from their
+	// start, so it must outlast the coordinator's setup on a loaded machine
+	// (with 1 s a worker could leave before the first task, and the
+	// coordinator waited for results to the test's timeout).
+	worked := startCmd("work", "-nats", url, "-run", "cli", "-f", "sp", "-workers", "3", "-idle", "10s", "-q")
 	code, stdout, stderr := exec("coordinate", "-nats", url, "-run", "cli", "-f", "sp", "-n", "6", "-seed", "3", "-q")
 	if code != 0 || stderr != "" {
 		t.Fatalf("coordinate: exit %d, %s%s", code, stdout, stderr)
@@ -92,7 +96,7 @@ func TestCoordinateWork(t *testing.T) {
 		t.Errorf("second coordinate: exit %d\n%s", code, stdout)
 	}
 	// -fresh deletes the checkpoint: the same run again, from the start.
-	worked = startCmd("work", "-nats", url, "-run", "cli", "-f", "sp", "-idle", "1s", "-prefetch", "-q")
+	worked = startCmd("work", "-nats", url, "-run", "cli", "-f", "sp", "-idle", "10s", "-prefetch", "-q")
 	code, stdout, _ = exec("coordinate", "-nats", url, "-run", "cli", "-f", "sp", "-n", "6", "-seed", "3", "-q", "-fresh")
 	if code != 0 || strings.Contains(stdout, "resumed") || !strings.Contains(stdout, m[0]) {
 		t.Errorf("coordinate -fresh: exit %d\n%s", code, stdout)
