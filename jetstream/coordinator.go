@@ -20,6 +20,14 @@ import (
 // stops and leaves the run to it.
 var ErrReplaced = errors.New("jetstream: another coordinator took over the run")
 
+// ErrStalled is returned by Run (wrapped, with the generation and how long
+// it waited) when CoordinatorConfig.Stall is set and no result of the
+// generation in progress was applied for that long: no worker of the run
+// is running, say. The run is left as it was, its last generation
+// checkpointed: a coordinator started again with the same RunID (or Run
+// called again) resumes it, once workers are there.
+var ErrStalled = errors.New("jetstream: no result for the stall time")
+
 // CoordinatorConfig configures a Coordinator.
 type CoordinatorConfig struct {
 	// RunID names the run: its subjects, consumers and checkpoint key. 1 to
@@ -49,6 +57,12 @@ type CoordinatorConfig struct {
 	// on its way when the server restarted. The coordinator's own
 	// consumer of results uses it too. Zero: 30 s.
 	AckWait time.Duration
+	// Stall, when positive, makes Run return ErrStalled once a generation
+	// has had no result applied for that long (counted from its tasks'
+	// publication, then from its last result applied). Zero: wait for
+	// workers forever, as a run whose workers start later needs. A Stall
+	// shorter than the evaluation of one candidate stops every run.
+	Stall time.Duration
 	// Progress, when not nil, is called after every generation, once the
 	// next one is published and while its checkpoint is being stored (on
 	// the goroutine of Run).
@@ -141,8 +155,8 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, cfg CoordinatorConfig) (
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Deadline < 0 || cfg.AckWait < 0 {
-		return nil, errors.New("jetstream: Deadline and AckWait must not be negative")
+	if cfg.Deadline < 0 || cfg.AckWait < 0 || cfg.Stall < 0 {
+		return nil, errors.New("jetstream: Deadline, AckWait and Stall must not be negative")
 	}
 	if cfg.AckWait == 0 {
 		cfg.AckWait = 30 * time.Second
@@ -455,6 +469,13 @@ func (c *Coordinator) collect(ctx context.Context, msgs <-chan natsjs.Msg, owner
 		defer t.Stop()
 		deadline = t.C
 	}
+	var stall <-chan time.Time
+	var stallTimer *time.Timer
+	if c.cfg.Stall > 0 {
+		stallTimer = time.NewTimer(c.cfg.Stall)
+		defer stallTimer.Stop()
+		stall = stallTimer.C
+	}
 	check := time.NewTicker(lostResultsCheck)
 	defer check.Stop()
 	last, attempt := time.Now(), 0
@@ -471,9 +492,15 @@ func (c *Coordinator) collect(ctx context.Context, msgs <-chan natsjs.Msg, owner
 			if e != nil && e.Operation() == natsjs.KeyValuePut && manifestOwner(e.Value()) != c.incarnation {
 				return nil, nil, fmt.Errorf("%w (run %s): this one stops", ErrReplaced, c.names.runID)
 			}
+		case <-stall:
+			return nil, nil, fmt.Errorf("%w: generation %d of run %s, %d of %d results after %v without one",
+				ErrStalled, gen, c.names.runID, len(idx), lambda, c.cfg.Stall)
 		case m := <-msgs:
 			if c.receive(m, &r, gen, checks, have, &idx, vals) {
 				last = time.Now()
+				if stallTimer != nil {
+					stallTimer.Reset(c.cfg.Stall)
+				}
 			}
 		case <-check.C:
 			if time.Since(last) < lostResultsCheck {

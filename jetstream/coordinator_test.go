@@ -357,3 +357,34 @@ func TestTakeoverAfterAConcurrentStore(t *testing.T) {
 		t.Errorf("the replaced coordinator's next store: %v, want ErrReplaced", err)
 	}
 }
+
+// Without a worker a coordinator with a Stall gives up on the first
+// generation with ErrStalled; once workers run, Run called again goes on
+// with the same generation and the run is the serial run.
+func TestStall(t *testing.T) {
+	ts := startServer(t)
+	cfg := testConfig(12)
+	want := serial(t, cfg)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := NewCoordinator(ctx, connect(t, ts.url()), CoordinatorConfig{RunID: "stall", Optimizer: cfg, Stall: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if _, err := c.Run(ctx); !errors.Is(err, ErrStalled) {
+		t.Fatalf("Run without workers: %v, want ErrStalled", err)
+	}
+	if waited := time.Since(start); waited < 300*time.Millisecond || waited > 20*time.Second {
+		t.Errorf("gave up after %v, want the stall time of 300 ms (and not much more)", waited)
+	}
+	if g := c.Optimizer().Generation(); g != 0 {
+		t.Errorf("stalled in generation %d, want 0", g)
+	}
+	startWorkers(t, ts.url(), "stall", 2, 0)
+	res, err := c.Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameResult(t, res, want)
+}

@@ -93,6 +93,7 @@ func coordinateCmd(args []string, stdout, stderr io.Writer) error {
 	deadline := fs.Duration("deadline", 0, "end a generation this long after it was published with the results that arrived (0: wait for all)")
 	ackWait := fs.Duration("ack-wait", 30*time.Second, "time after which the task of a silent worker is delivered again")
 	fresh := fs.Bool("fresh", false, "delete the run's checkpoint first and start over")
+	stall := fs.Duration("stall", 0, "exit with an error when a generation gets no result for this long (0: wait for workers forever); the same command resumes the run")
 	quiet := fs.Bool("q", false, "no progress line")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -105,8 +106,8 @@ func coordinateCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *n < 1 || *lambda < 0 || *maxEvals < 0 || *deadline < 0 || *ackWait <= 0 || *wait < 0 {
-		return fmt.Errorf("%w: -n and -ack-wait must be positive, -lambda, -max-evals, -deadline and -wait not negative", errUsage)
+	if *n < 1 || *lambda < 0 || *maxEvals < 0 || *deadline < 0 || *ackWait <= 0 || *wait < 0 || *stall < 0 {
+		return fmt.Errorf("%w: -n and -ack-wait must be positive, -lambda, -max-evals, -deadline, -wait and -stall not negative", errUsage)
 	}
 	p := problem{fn: fn, n: *n}
 	cfg := p.config(u, *seed, *maxEvals)
@@ -127,7 +128,7 @@ func coordinateCmd(args []string, stdout, stderr io.Writer) error {
 	prog := newProgress(stderr, !*quiet)
 	start := time.Now()
 	c, err := jetstream.NewCoordinator(ctx, nc, jetstream.CoordinatorConfig{
-		RunID: *runID, Optimizer: cfg, Deadline: *deadline, AckWait: *ackWait,
+		RunID: *runID, Optimizer: cfg, Deadline: *deadline, AckWait: *ackWait, Stall: *stall,
 		Progress: func(pr jetstream.Progress) {
 			if !prog.due() {
 				return

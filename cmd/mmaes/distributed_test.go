@@ -63,7 +63,7 @@ func TestCoordinateWork(t *testing.T) {
 	// (with 1 s a worker could leave before the first task, and the
 	// coordinator waited for results to the test's timeout).
 	worked := startCmd("work", "-nats", url, "-run", "cli", "-f", "sp", "-workers", "3", "-idle", "10s", "-q")
-	code, stdout, stderr := exec("coordinate", "-nats", url, "-run", "cli", "-f", "sp", "-n", "6", "-seed", "3", "-q")
+	code, stdout, stderr := exec("coordinate", "-nats", url, "-run", "cli", "-f", "sp", "-n", "6", "-seed", "3", "-q", "-stall", "60s")
 	if code != 0 || stderr != "" {
 		t.Fatalf("coordinate: exit %d, %s%s", code, stdout, stderr)
 	}
@@ -91,15 +91,32 @@ func TestCoordinateWork(t *testing.T) {
 		t.Errorf("mmaes run differs: want %q and f = %s in\n%s", want, m[3], serial)
 	}
 	// Started again, the coordinator resumes the finished run.
-	code, stdout, _ = exec("coordinate", "-nats", url, "-run", "cli", "-f", "sp", "-n", "6", "-seed", "3", "-q")
+	code, stdout, _ = exec("coordinate", "-nats", url, "-run", "cli", "-f", "sp", "-n", "6", "-seed", "3", "-q", "-stall", "60s")
 	if code != 0 || !strings.Contains(stdout, "resumed at generation "+m[2]) {
 		t.Errorf("second coordinate: exit %d\n%s", code, stdout)
 	}
 	// -fresh deletes the checkpoint: the same run again, from the start.
 	worked = startCmd("work", "-nats", url, "-run", "cli", "-f", "sp", "-idle", "10s", "-prefetch", "-q")
-	code, stdout, _ = exec("coordinate", "-nats", url, "-run", "cli", "-f", "sp", "-n", "6", "-seed", "3", "-q", "-fresh")
+	code, stdout, _ = exec("coordinate", "-nats", url, "-run", "cli", "-f", "sp", "-n", "6", "-seed", "3", "-q", "-fresh", "-stall", "60s")
 	if code != 0 || strings.Contains(stdout, "resumed") || !strings.Contains(stdout, m[0]) {
 		t.Errorf("coordinate -fresh: exit %d\n%s", code, stdout)
+	}
+	<-worked
+}
+
+// Without workers `mmaes coordinate -stall` exits with an error that says
+// so, and the same command with workers goes on with the run.
+func TestCoordinateStall(t *testing.T) {
+	url := natsServer(t)
+	start := time.Now()
+	code, stdout, stderr := exec("coordinate", "-nats", url, "-run", "alone", "-f", "sp", "-n", "4", "-q", "-stall", "300ms")
+	if code != 1 || !strings.Contains(stderr, "no result for the stall time: generation 0 of run alone") || time.Since(start) > 30*time.Second {
+		t.Fatalf("coordinate without workers: exit %d after %v\n%s%s", code, time.Since(start), stdout, stderr)
+	}
+	worked := startCmd("work", "-nats", url, "-run", "alone", "-f", "sp", "-idle", "10s", "-q")
+	code, stdout, stderr = exec("coordinate", "-nats", url, "-run", "alone", "-f", "sp", "-n", "4", "-q", "-stall", "60s")
+	if code != 0 || !strings.Contains(stdout, "resumed at generation 0") || !strings.Contains(stdout, "target reached") {
+		t.Errorf("coordinate with a worker: exit %d\n%s%s", code, stdout, stderr)
 	}
 	<-worked
 }
@@ -122,10 +139,10 @@ func TestWorkWaitsForServer(t *testing.T) {
 		t.Errorf("-wait 0 without a server: exit %d after %v, stderr %q", code, time.Since(start), stderr)
 	}
 
-	worked := startCmd("work", "-nats", url, "-run", "w", "-f", "sp", "-idle", "1s", "-wait", "30s", "-q")
+	worked := startCmd("work", "-nats", url, "-run", "w", "-f", "sp", "-idle", "10s", "-wait", "30s", "-q")
 	time.Sleep(700 * time.Millisecond) // the worker is trying by now
 	natsServerOn(t, port)
-	code, stdout, stderr := exec("coordinate", "-nats", url, "-run", "w", "-f", "sp", "-n", "4", "-seed", "2", "-q")
+	code, stdout, stderr := exec("coordinate", "-nats", url, "-run", "w", "-f", "sp", "-n", "4", "-seed", "2", "-q", "-stall", "60s")
 	if code != 0 || !strings.Contains(stdout, "target reached") {
 		t.Fatalf("coordinate: exit %d\n%s%s", code, stdout, stderr)
 	}
@@ -152,6 +169,7 @@ func TestCoordinateWorkBadCommandLines(t *testing.T) {
 		{"coordinate", "-f", "nope"},
 		{"coordinate", "-deadline", "-1s"},
 		{"coordinate", "-ack-wait", "0s"},
+		{"coordinate", "-stall", "-1s"},
 		{"work", "-workers", "0"},
 		{"work", "-f", "nope"},
 		{"work", "stray"},
