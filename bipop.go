@@ -51,10 +51,23 @@ func (s *bipop) plan(r *runs, lambda, spent int, src *xoshiro) (runPlan, bool) {
 	}
 	p := runPlan{lambda: lambda, sigma: sigma}
 	if nx.small {
-		p.maxGen = max(1, nx.evalsLarge/(2*lambda))
+		p.maxGen = smallRunBudget(nx.evalsLarge, lambda)
 	}
 	s.next = nx
 	return p, true
+}
+
+// smallRunBudget is the generation budget of a small run of population λ
+// after large runs that spent evalsLarge evaluations.
+func smallRunBudget(evalsLarge, lambda int) int { return max(1, evalsLarge/(2*lambda)) }
+
+// runBudget is the budget plan gave the current run: a small run's, but
+// for the first run (small, and without one).
+func (s *bipop) runBudget(r *runs, lambda int) int {
+	if !s.small || r.restarts == 0 {
+		return 0
+	}
+	return smallRunBudget(s.evalsLarge, lambda)
 }
 
 func (s *bipop) commit() {

@@ -102,7 +102,8 @@ type Config struct {
 	// C is the path rate c in (0, 1]; 0 means 4/(n+4).
 	C float64
 	// C1 is the matrix rate c1 in (0, 1); 0 means 2/(n+√2)² (for LMMA
-	// 1/(T·n), T = 1/c (rounded) its window: see Params.Window).
+	// 1/(T·n), T = 1/c (rounded) its window: see Params.Window; there c1
+	// may be 1, the default at n = 1).
 	C1 float64
 	// CSigma is the step-size path rate c_σ in (0, 1]; 0 means
 	// √μ_eff/(√n+√μ_eff).

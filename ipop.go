@@ -14,6 +14,8 @@ func (s *ipop) plan(r *runs, _, _ int, _ *xoshiro) (runPlan, bool) {
 
 func (s *ipop) commit() {}
 
+func (s *ipop) runBudget(*runs, int) int { return 0 }
+
 func (s *ipop) valid(r *runs, lambda int) bool {
 	return r.restarts <= s.max && lambda == r.lambda0<<r.restarts
 }

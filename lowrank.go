@@ -191,7 +191,9 @@ func lowRankRates(cfg *Config, p *Params) error {
 		return err
 	}
 	p.Window = max(1, int(math.Round(1/p.C)))
-	if p.C1, err = rate("C1", cfg.C1, 1/(float64(p.Window)*nf), false); err != nil {
+	// c1 = 1 (η = 1/2) is the default at n = 1, where a window is one
+	// generation, so c1 may be 1 here.
+	if p.C1, err = rate("C1", cfg.C1, 1/(float64(p.Window)*nf), true); err != nil {
 		return err
 	}
 	p.Memory = memoryOf(cfg)

@@ -131,6 +131,43 @@ func TestLMMACheckpointSize(t *testing.T) {
 	}
 }
 
+// TestLMMAOneCoordinate: with one searched coordinate (n = 1, or n = 2 with
+// one fixed) LMMA's window is a generation and c1 its default of 1; a
+// checkpoint of such a run restores (after 0 and after 7 generations) and
+// goes on bit for bit, and C1 = 1 is accepted for LMMA alone.
+func TestLMMAOneCoordinate(t *testing.T) {
+	one := mmaes.DefaultConfig(1)
+	one.Update = mmaes.LMMA
+	fixed := mmaes.DefaultConfig(2)
+	fixed.Update, fixed.Fixed = mmaes.LMMA, map[int]float64{1: 0.5}
+	for _, cfg := range []mmaes.Config{one, fixed} {
+		o := mustNew(t, cfg)
+		if c1 := o.Params().C1; c1 != 1 {
+			t.Errorf("n = %d (%d fixed): c1 = %v, want its default 1", cfg.Dim, len(cfg.Fixed), c1)
+		}
+		for _, gens := range []int{0, 7} {
+			runGens(t, o, sphere, gens)
+			var r mmaes.Optimizer
+			if err := r.UnmarshalBinary(state(t, o)); err != nil {
+				t.Fatalf("n = %d (%d fixed), generation %d: %v", cfg.Dim, len(cfg.Fixed), o.Generation(), err)
+			}
+			runGens(t, o, sphere, 3)
+			runGens(t, &r, sphere, 3)
+			if !bytes.Equal(state(t, o), state(t, &r)) {
+				t.Errorf("n = %d (%d fixed): the restored run differs", cfg.Dim, len(cfg.Fixed))
+			}
+		}
+	}
+	one.C1 = 1
+	if _, err := mmaes.New(one); err != nil {
+		t.Errorf("LMMA with C1 = 1: %v", err)
+	}
+	one.Update = mmaes.MMA
+	if _, err := mmaes.New(one); err == nil {
+		t.Error("MMA with C1 = 1 accepted")
+	}
+}
+
 // TestLMMASolves: LMMA reaches the target on the sphere, the cigar and the
 // Rosenbrock function at n = 100 (m0 in [−10, 10]ⁿ, σ0 = 20/3) within
 // twice the evaluations full MMA needs there (medians of MMA: 12 800,

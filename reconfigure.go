@@ -10,6 +10,9 @@ import (
 // algorithm).
 var ErrReconfigure = errors.New("mmaes: Reconfigure: only the limits, the stop criteria, TargetF, MinStd, MaxStd, Workers, Threads and the observer can change")
 
+// errNilEdit is Reconfigure's error for a nil edit function.
+var errNilEdit = errors.New("mmaes: Reconfigure: nil edit function")
+
 // SetLimits sets Config.MaxEvals and Config.MaxGenerations (0: no limit)
 // of a live, stopped or restored optimizer: see Reconfigure. A run stopped
 // by the evaluation or generation budget continues when the budget grows.
@@ -21,8 +24,12 @@ func (o *Optimizer) SetLimits(maxEvals, maxGenerations int) error {
 // optimizer that do not size its state: edit receives a copy of the
 // Config and may change MaxEvals, MaxGenerations, TargetF, TolFun, TolX,
 // MaxCondition, FlatFitness, Hopeless, Endless, MinStd, MaxStd, Workers,
-// Threads (the goroutines are stopped and started anew) and Observer; a change of any other field gives ErrReconfigure, an invalid
-// value the error New gives, and either changes nothing. A run that
+// Threads (the goroutines are stopped and started anew) and Observer; a
+// change of any other field gives ErrReconfigure, an invalid value the
+// error New gives, a nil edit an error, and either changes nothing. A
+// generation budget a restart strategy gave the current run (BIPOP's
+// small runs) still bounds it; with Stagnation, a new MaxGenerations
+// resizes the records it keeps (an allocation of up to 480 KB). A run that
 // stopped because of its budget (MaxEvalsReached, MaxGenerationsReached)
 // or its target (TargetReached) continues when the new settings no longer
 // stop it, exactly as if it had been configured so from the start (the
@@ -31,6 +38,9 @@ func (o *Optimizer) SetLimits(maxEvals, maxGenerations int) error {
 func (o *Optimizer) Reconfigure(edit func(*Config)) error {
 	if o.dist == nil {
 		return ErrNotInitialized
+	}
+	if edit == nil {
+		return errNilEdit
 	}
 	old := o.Config()
 	c := o.Config()
@@ -63,17 +73,12 @@ func (o *Optimizer) Reconfigure(edit func(*Config)) error {
 	if o.fix != nil {
 		apply(&o.fix.cfg)
 	}
+	o.watch.resize(stagnationRecords(&o.cfg))
 	if c.Threads != old.Threads {
 		o.startThreads()
 	}
-	// The current run's generation limit: Config.MaxGenerations, or a
-	// restart strategy's budget for the run where that is smaller.
 	r := &o.run
-	if r.maxGen == old.MaxGenerations {
-		r.maxGen = c.MaxGenerations
-	} else if c.MaxGenerations > 0 && (r.maxGen == 0 || c.MaxGenerations < r.maxGen) {
-		r.maxGen = c.MaxGenerations
-	}
+	r.maxGen = runGenLimit(c.MaxGenerations, r.policy.runBudget(r, o.pop.lambda))
 	switch o.reason {
 	case MaxEvalsReached, MaxGenerationsReached, TargetReached:
 		still := o.targetReached() ||

@@ -3,6 +3,7 @@ package mmaes_test
 import (
 	"bytes"
 	"errors"
+	"math"
 	"testing"
 
 	"github.com/mmaes-go/mmaes"
@@ -105,6 +106,9 @@ func TestReconfigure(t *testing.T) {
 	if err := o.Reconfigure(func(c *mmaes.Config) { c.MinStd, c.MaxStd = 2, 1 }); !errors.As(err, &ce) {
 		t.Errorf("MinStd > MaxStd: %v", err)
 	}
+	if err := o.Reconfigure(nil); err == nil {
+		t.Error("Reconfigure(nil) accepted")
+	}
 	if !bytes.Equal(state(t, o), before) {
 		t.Fatal("a refused Reconfigure changed the optimizer")
 	}
@@ -122,4 +126,79 @@ func TestReconfigure(t *testing.T) {
 	if err := o.SetLimits(1<<30, 0); err != nil || o.Reason() != r {
 		t.Errorf("after %v, SetLimits: %v, reason %v", r, err, o.Reason())
 	}
+}
+
+// TestReconfigureStagnationRecords: Stagnation keeps as many records as
+// MaxGenerations allows, so a change of MaxGenerations resizes them. A run
+// whose budget grows from 50 to 20 000 generations (through a checkpoint)
+// and one whose budget shrinks from 20 000 to 1 000 in the middle end as
+// the runs configured so from the start: stagnated, the same generation,
+// the same bits.
+func TestReconfigureStagnationRecords(t *testing.T) {
+	noisy := func(x []float64) float64 {
+		h := uint64(1469598103934665603)
+		s := 0.0
+		for _, v := range x {
+			h = (h ^ math.Float64bits(v)) * 1099511628211
+			s += v * v
+		}
+		return s + float64(h>>11)/(1<<53)
+	}
+	config := func(maxGen int) mmaes.Config {
+		cfg := mmaes.DefaultConfig(2)
+		cfg.Stagnation = true
+		cfg.TolFun, cfg.TolX, cfg.MaxCondition = 0, 0, 0
+		cfg.MaxGenerations = maxGen
+		cfg.Seed = 3
+		return cfg
+	}
+	alone := func(maxGen int) *mmaes.Optimizer {
+		o, err := mmaes.New(config(maxGen))
+		if err != nil {
+			t.Fatal(err)
+		}
+		runToStop(t, o, noisy)
+		return o
+	}
+	same := func(what string, got, want *mmaes.Optimizer) {
+		t.Helper()
+		if got.Reason() != mmaes.Stagnated || got.Reason() != want.Reason() || got.Generation() != want.Generation() ||
+			math.Float64bits(got.BestF()) != math.Float64bits(want.BestF()) {
+			t.Errorf("%s: %v after %d generations (best %v), want %v after %d (best %v), stagnated",
+				what, got.Reason(), got.Generation(), got.BestF(), want.Reason(), want.Generation(), want.BestF())
+		}
+	}
+
+	long := alone(20000)
+	grown := alone(50)
+	if grown.Reason() != mmaes.MaxGenerationsReached {
+		t.Fatalf("the 50-generation run: %v", grown.Reason())
+	}
+	if err := grown.SetLimits(0, 20000); err != nil {
+		t.Fatal(err)
+	}
+	b, err := grown.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	restored := new(mmaes.Optimizer)
+	if err := restored.UnmarshalBinary(b); err != nil {
+		t.Fatalf("checkpoint after SetLimits: %v", err)
+	}
+	runToStop(t, restored, noisy)
+	same("50 then 20 000 generations, restored", restored, long)
+
+	if long.Generation() >= 1000 {
+		t.Fatalf("the long run stagnated after %d generations: the shrinking case needs fewer than 1000", long.Generation())
+	}
+	shrunk, err := mmaes.New(config(20000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runGensAny(t, shrunk, noisy, long.Generation()/2)
+	if err := shrunk.SetLimits(0, 1000); err != nil {
+		t.Fatal(err)
+	}
+	runToStop(t, shrunk, noisy)
+	same("20 000 then 1 000 generations", shrunk, alone(1000))
 }

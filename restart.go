@@ -146,6 +146,9 @@ type restartPolicy interface {
 	plan(r *runs, lambda, spent int, src *xoshiro) (next runPlan, ok bool)
 	// commit makes the state of the last plan current.
 	commit()
+	// runBudget returns the generation budget the strategy gave the
+	// current run, of population λ (the plan's maxGen; 0: none).
+	runBudget(r *runs, lambda int) int
 	// valid reports whether the strategy's state fits the restarts made
 	// and the current λ (for restored checkpoints).
 	valid(r *runs, lambda int) bool
@@ -179,6 +182,7 @@ type noRestart struct{}
 func (noRestart) allows(int) bool                                { return false }
 func (noRestart) plan(*runs, int, int, *xoshiro) (runPlan, bool) { return runPlan{}, false }
 func (noRestart) commit()                                        {}
+func (noRestart) runBudget(*runs, int) int                       { return 0 }
 func (noRestart) valid(r *runs, lambda int) bool                 { return r.restarts == 0 && lambda == r.lambda0 }
 func (noRestart) encode(*encoder)                                {}
 func (noRestart) decode(*decoder) error                          { return nil }

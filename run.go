@@ -88,6 +88,15 @@ func (o *Optimizer) applyParams() {
 	o.hist.resize(par.TolFunHist)
 }
 
+// runGenLimit returns a run's generation limit: MaxGenerations, or the
+// restart strategy's budget for the run where that is smaller (0: none).
+func runGenLimit(maxGenerations, budget int) int {
+	if budget > 0 && (maxGenerations == 0 || budget < maxGenerations) {
+		return budget
+	}
+	return maxGenerations
+}
+
 // startRun starts a run with the parameters o.par, step size σ and a
 // generation budget (0: Config.MaxGenerations alone): the initial mean,
 // the distribution's initial state (A = I, paths zero), a zero σ-path, an
@@ -112,9 +121,6 @@ func (o *Optimizer) startRun(sigma float64, budget int) {
 		bestBefore = o.best.f
 	}
 	o.watch.start(bestBefore)
-	o.run.maxGen = o.cfg.MaxGenerations
-	if budget > 0 && (o.run.maxGen == 0 || budget < o.run.maxGen) {
-		o.run.maxGen = budget
-	}
+	o.run.maxGen = runGenLimit(o.cfg.MaxGenerations, budget)
 	o.asked = false
 }

@@ -47,6 +47,31 @@ func newRunWatch(cfg *Config) runWatch {
 	return w
 }
 
+// resize gives the watch room for recCap records (Reconfigure changed
+// MaxGenerations), keeping the latest of those it holds: the records a
+// watch of that size would hold had it been so from the start.
+func (w *runWatch) resize(recCap int) {
+	if recCap == w.recCap {
+		return
+	}
+	keep := min(w.recLen, recCap)
+	var rec, scratch []float64
+	if recCap > 0 {
+		rec, scratch = make([]float64, 2*recCap), make([]float64, recCap)
+	}
+	// Oldest kept first: record j back (0: the latest) goes to slot
+	// keep−1−j.
+	for j := range keep {
+		slot := (w.recPos - 1 - j + 2*w.recCap) % w.recCap
+		copy(rec[2*(keep-1-j):2*(keep-j)], w.rec[2*slot:2*slot+2])
+	}
+	w.rec, w.scratch, w.recCap, w.recLen = rec, scratch, recCap, keep
+	w.recPos = 0
+	if recCap > 0 {
+		w.recPos = keep % recCap
+	}
+}
+
 // watchMemory is the memory newRunWatch allocates, in bytes.
 func watchMemory(cfg *Config) float64 {
 	return 8 * 3 * float64(stagnationRecords(cfg))
