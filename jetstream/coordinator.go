@@ -59,9 +59,11 @@ type CoordinatorConfig struct {
 	AckWait time.Duration
 	// Stall, when positive, makes Run return ErrStalled once a generation
 	// has had no result applied for that long (counted from its tasks'
-	// publication, then from its last result applied). Zero: wait for
+	// publication, then from its last result applied), unless a Deadline
+	// still to come will end it with the results it has. Zero: wait for
 	// workers forever, as a run whose workers start later needs. A Stall
-	// shorter than the evaluation of one candidate stops every run.
+	// shorter than the evaluation of one candidate stops every run. Run
+	// called again publishes the generation anew.
 	Stall time.Duration
 	// Progress, when not nil, is called after every generation, once the
 	// next one is published and while its checkpoint is being stored (on
@@ -141,6 +143,9 @@ type Coordinator struct {
 	entry      []byte      // the last log entry
 	storing    chan error  // the store in flight, nil when none
 	purged     bool        // the tasks of an earlier coordinator
+	published  int         // publications of tasks (numbers the message ids)
+	ran        bool        // Run was called before
+	rerun      bool        // the next generation published is one an earlier Run left
 }
 
 // NewCoordinator creates the streams, the bucket and the consumers of the
@@ -288,6 +293,7 @@ func (c *Coordinator) Stats() Stats {
 // the run took it over: two coordinators of one run never both go on.
 func (c *Coordinator) Run(ctx context.Context) (mmaes.Result, error) {
 	defer c.waitStore()
+	c.rerun, c.ran = c.ran, true
 	var cons natsjs.Consumer
 	err := retry(ctx, func(ctx context.Context) error {
 		var err error
@@ -388,19 +394,31 @@ func (c *Coordinator) next(ctx context.Context) (gen uint64, checks []uint64, er
 			return 0, nil, err
 		}
 	}
+	if c.rerun {
+		// Run again after it returned in the middle of this generation
+		// (ErrStalled, a cancelled context): the results it had were
+		// dropped with it, so the generation is published anew, without
+		// the tasks still waiting from before. Results of those already
+		// taken by workers still count.
+		c.rerun = false
+		if err := c.purge(ctx, c.names.taskSubject(gen)); err != nil {
+			return 0, nil, err
+		}
+	}
 	c.xs = xs
-	return gen, checks, c.publish(ctx, gen, xs, checks, nil, 0)
+	return gen, checks, c.publish(ctx, gen, xs, checks, nil)
 }
 
 // publish publishes the tasks of generation gen (those of indices; nil:
 // all), asynchronously, and waits until the stream acknowledged each; a
 // task whose publish failed (the server restarting, say) is published
-// again with its message id, so that the server stores it once. attempt
-// numbers the publications of a generation by one coordinator: a task
-// published again on purpose gets a new id.
-func (c *Coordinator) publish(ctx context.Context, gen uint64, xs [][]float64, checks []uint64, indices []int, attempt int) error {
+// again with its message id, so that the server stores it once. Each call
+// gives its tasks new ids (the coordinator counts its publications): a
+// task published again on purpose is not taken for a duplicate.
+func (c *Coordinator) publish(ctx context.Context, gen uint64, xs [][]float64, checks []uint64, indices []int) error {
 	subject := c.names.taskSubject(gen)
-	prefix := c.names.runID + "." + strconv.FormatUint(gen, 10) + "." + c.incarnation + "." + strconv.Itoa(attempt) + "."
+	c.published++
+	prefix := c.names.runID + "." + strconv.FormatUint(gen, 10) + "." + c.incarnation + "." + strconv.Itoa(c.published) + "."
 	pending := indices
 	if pending == nil {
 		pending = make([]int, len(xs))
@@ -478,7 +496,7 @@ func (c *Coordinator) collect(ctx context.Context, msgs <-chan natsjs.Msg, owner
 	}
 	check := time.NewTicker(lostResultsCheck)
 	defer check.Stop()
-	last, attempt := time.Now(), 0
+	last := time.Now()
 	expired := false
 	var r result
 	for len(idx) < lambda && !(expired && len(idx) > 0) {
@@ -493,6 +511,10 @@ func (c *Coordinator) collect(ctx context.Context, msgs <-chan natsjs.Msg, owner
 				return nil, nil, fmt.Errorf("%w (run %s): this one stops", ErrReplaced, c.names.runID)
 			}
 		case <-stall:
+			if deadline != nil && len(idx) > 0 {
+				stall = nil // the deadline ends the generation with these
+				continue
+			}
 			return nil, nil, fmt.Errorf("%w: generation %d of run %s, %d of %d results after %v without one",
 				ErrStalled, gen, c.names.runID, len(idx), lambda, c.cfg.Stall)
 		case m := <-msgs:
@@ -515,8 +537,7 @@ func (c *Coordinator) collect(ctx context.Context, msgs <-chan natsjs.Msg, owner
 					missing = append(missing, i)
 				}
 			}
-			attempt++
-			if err := c.publish(ctx, gen, c.xs, checks, missing, attempt); err != nil {
+			if err := c.publish(ctx, gen, c.xs, checks, missing); err != nil {
 				return nil, nil, err
 			}
 			c.mu.Lock()

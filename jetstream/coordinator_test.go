@@ -359,32 +359,89 @@ func TestTakeoverAfterAConcurrentStore(t *testing.T) {
 }
 
 // Without a worker a coordinator with a Stall gives up on the first
-// generation with ErrStalled; once workers run, Run called again goes on
-// with the same generation and the run is the serial run.
+// generation with ErrStalled, and so it does when its only worker leaves
+// after 3 of the 10 candidates (whose results that Run drops); once
+// workers run, Run called again publishes the generation anew and the run
+// is the serial run. With a Deadline to come and results in hand, the
+// stall time does not end the run: the deadline ends the generation.
 func TestStall(t *testing.T) {
 	ts := startServer(t)
 	cfg := testConfig(12)
 	want := serial(t, cfg)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c, err := NewCoordinator(ctx, connect(t, ts.url()), CoordinatorConfig{RunID: "stall", Optimizer: cfg, Stall: 300 * time.Millisecond})
+	for _, partial := range []bool{false, true} {
+		runID := fmt.Sprintf("stall-%v", partial)
+		c, err := NewCoordinator(ctx, connect(t, ts.url()), CoordinatorConfig{RunID: runID, Optimizer: cfg, Stall: 300 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var evaluated atomic.Int32
+		if partial {
+			wctx, leave := context.WithCancel(ctx)
+			obj := testObjective(0)
+			w, err := NewWorker(connect(t, ts.url()), WorkerConfig{RunID: runID, Objective: func(x []float64) float64 {
+				if evaluated.Add(1) == 3 {
+					leave()
+				}
+				return obj(x)
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			go w.Run(wctx)
+		}
+		start := time.Now()
+		if _, err := c.Run(ctx); !errors.Is(err, ErrStalled) {
+			t.Fatalf("partial %v: Run without workers: %v, want ErrStalled", partial, err)
+		}
+		if waited := time.Since(start); waited < 300*time.Millisecond || waited > 20*time.Second {
+			t.Errorf("partial %v: gave up after %v, want the stall time of 300 ms (and not much more)", partial, waited)
+		}
+		if g := c.Optimizer().Generation(); g != 0 || partial && evaluated.Load() < 3 {
+			t.Errorf("partial %v: stalled in generation %d after %d evaluations", partial, g, evaluated.Load())
+		}
+		startWorkers(t, ts.url(), runID, 2, 0)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			res, err := c.Run(ctx)
+			if err != nil {
+				t.Errorf("partial %v: Run again: %v", partial, err)
+				return
+			}
+			sameResult(t, res, want)
+		}()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("partial %v: Run again did not end within 20 s", partial)
+		}
+	}
+
+	// One worker answers 3 candidates of 10, then leaves: with a deadline
+	// of 1 s and a stall time of 200 ms, generation 0 ends at the deadline
+	// with the 3, and the next one stalls.
+	c, err := NewCoordinator(ctx, connect(t, ts.url()), CoordinatorConfig{RunID: "stall-deadline", Optimizer: cfg, Stall: 200 * time.Millisecond, Deadline: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
-	if _, err := c.Run(ctx); !errors.Is(err, ErrStalled) {
-		t.Fatalf("Run without workers: %v, want ErrStalled", err)
-	}
-	if waited := time.Since(start); waited < 300*time.Millisecond || waited > 20*time.Second {
-		t.Errorf("gave up after %v, want the stall time of 300 ms (and not much more)", waited)
-	}
-	if g := c.Optimizer().Generation(); g != 0 {
-		t.Errorf("stalled in generation %d, want 0", g)
-	}
-	startWorkers(t, ts.url(), "stall", 2, 0)
-	res, err := c.Run(ctx)
+	wctx, leave := context.WithCancel(ctx)
+	var evaluated atomic.Int32
+	obj := testObjective(0)
+	w, err := NewWorker(connect(t, ts.url()), WorkerConfig{RunID: "stall-deadline", Objective: func(x []float64) float64 {
+		if evaluated.Add(1) == 3 {
+			leave()
+		}
+		return obj(x)
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameResult(t, res, want)
+	go w.Run(wctx)
+	_, err = c.Run(ctx)
+	if !errors.Is(err, ErrStalled) || c.Optimizer().Generation() != 1 || c.Optimizer().Evals() != 3 {
+		t.Errorf("deadline 1 s, stall 200 ms: %v in generation %d after %d evaluations, want ErrStalled in generation 1 after 3",
+			err, c.Optimizer().Generation(), c.Optimizer().Evals())
+	}
 }
