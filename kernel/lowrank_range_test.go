@@ -160,3 +160,31 @@ func TestRangeMisuse(t *testing.T) {
 		})
 	}
 }
+
+// TestCombineRowsRowAlone checks that a row of CombineRows' result does not
+// depend on the tile that computes it: for every k up to 20 (every rest of
+// the tiles of 6 and of 4, below and past them) each row equals, bit for
+// bit, the same row computed alone (k = 1). kp = 70 takes the single row
+// through passes of combineRowTerms terms, and a population through one
+// chunk; n = 77 ends in a step of 4 columns and one of 1.
+func TestCombineRowsRowAlone(t *testing.T) {
+	const kp, n, maxK = 70, 77, 20
+	r := rand.New(rand.NewPCG(12, 5))
+	p, z := genVec(r, kp*n, kindUniform), genVec(r, maxK*n, kindUniform)
+	m, s, c := genVec(r, n, kindUniform), genVec(r, n, kindUniform), genVec(r, maxK*kp, kindUniform)
+	forEachPath(t, func(t *testing.T) {
+		alone := make([]float64, maxK*n)
+		for l := range maxK {
+			CombineRows(alone[l*n:l*n+n], m, 0.75, s, z[l*n:l*n+n], 1, n, p, kp, c[l*kp:l*kp+kp])
+		}
+		for k := 1; k <= maxK; k++ {
+			x := make([]float64, k*n)
+			CombineRows(x, m, 0.75, s, z, k, n, p, kp, c)
+			for e, v := range x {
+				if math.Float64bits(v) != math.Float64bits(alone[e]) {
+					t.Fatalf("k = %d: row %d, column %d: %v in the population, %v alone", k, e/n, e%n, v, alone[e])
+				}
+			}
+		}
+	})
+}

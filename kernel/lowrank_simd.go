@@ -106,12 +106,11 @@ func dotRowsTiles(dst, a []float64, ka int, b []float64, kb, cols, stride, ahead
 }
 
 // combineRowsTiles is combineRows on a SIMD path: combTileRows rows at a
-// time, the last ones by a tile that overlaps rows already done (which get
-// the same bits again: each element is one chain from the inputs, the
-// first chunk of terms starting from s·z, not from x); with fewer rows than
-// that, tiles of 4 likewise, then one row at a time; the columns past the
-// last whole group of 4 in Go with math.FMA, the chain of roundings of the
-// lanes.
+// time, then tiles of 4, then three rows left by a tile of 4 that overlaps
+// a row already done (which gets the same bits again: each element is one
+// chain from the inputs, the first chunk of terms starting from s·z, not
+// from x), one or two rows alone; the columns past the last whole group of
+// 4 in Go with math.FMA, the chain of roundings of the lanes.
 func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64, ahead int) {
 	c4 := cols &^ 3
 	nt := ahead > 0 && streamAligned(x, stride)
@@ -121,19 +120,16 @@ func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, st
 	}
 	if c4 > 0 {
 		l := 0
-		if k >= combTileRows {
-			for ; l+combTileRows <= k; l += combTileRows {
-				combineTile(combTileRows, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l, prefetchAhead(ahead, l/combTileRows), nt)
-			}
-			if l < k {
-				combineTile(combTileRows, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, k-combTileRows, 0, nt)
-				l = k
-			}
+		for ; l+combTileRows <= k; l += combTileRows {
+			combineTile(combTileRows, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l, prefetchAhead(ahead, l/combTileRows), nt)
 		}
 		for ; l+4 <= k; l += 4 {
 			combineTile(4, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l, 0, false)
 		}
-		if l < k && k >= 4 {
+		if k-l == 3 && k >= 4 {
+			// Three rows left: a tile of 4 over the last rows, one of
+			// them done already. One or two rows go alone: a tile that
+			// overlaps more rows computes more than it saves.
 			combineTile(4, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, k-4, 0, false)
 			l = k
 		}
