@@ -677,7 +677,8 @@ func (d *lowRank) decode(r *decoder, live bool) error {
 	if r.err != nil {
 		return r.err
 	}
-	if k < d.fast+1 || k > d.slots() || lv < d.fast || lv >= k || win < 0 || win >= max(1, d.window) ||
+	// While the ring fills (k below its slots) the live term is the last.
+	if k < d.fast+1 || k > d.slots() || lv < d.fast || lv >= k || k < d.slots() && lv != k-1 || win < 0 || win >= max(1, d.window) ||
 		fLive < 0 || fLive >= max(1, d.fast) || fWin < 0 || fWin >= max(1, d.windowF) || !r.holds(float64(2*k*d.n+k)) {
 		return ckErr("limited-memory state: %d slots, live %d, window %d, fast live %d, fast window %d", k, lv, win, fLive, fWin)
 	}

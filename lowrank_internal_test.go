@@ -1,6 +1,7 @@
 package mmaes
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/big"
@@ -329,6 +330,34 @@ func testLowRankWindows(t *testing.T, fastMem int) {
 			if d := math.Abs(got[e] - want[e]); d > 1e-12*(1+math.Abs(want[e])) {
 				t.Fatalf("generation %d: A[%d] = %v, the definition gives %v", gen, e, got[e], want[e])
 			}
+		}
+	}
+}
+
+// TestLowRankDecodeSlots: while the ring of frozen terms fills (k below
+// its slots) the live term is the last slot; a checkpoint whose live slot
+// is another (which commit would then overwrite while it holds a frozen
+// term) is refused, and the true one accepted.
+func TestLowRankDecodeSlots(t *testing.T) {
+	_, d := lowRankRun(t, 7, 6, 5, false)
+	if d.k >= d.slots() || d.live != d.k-1 {
+		t.Fatalf("after 5 generations: %d of %d slots, live %d: not filling", d.k, d.slots(), d.live)
+	}
+	var e encoder
+	d.encode(&e)
+	liveAt := 8*len(d.sd) + 8 // after S and k
+	decode := func(b []byte) error {
+		_, r := lowRankRun(t, 7, 6, 0, false)
+		return r.decode(&decoder{b: b, version: ckVersion}, true)
+	}
+	if err := decode(e.b); err != nil {
+		t.Fatalf("the true state: %v", err)
+	}
+	for live := d.fast; live < d.k-1; live++ {
+		b := append([]byte(nil), e.b...)
+		binary.LittleEndian.PutUint64(b[liveAt:], uint64(live))
+		if err := decode(b); err == nil {
+			t.Errorf("%d slots in use of %d, live %d accepted", d.k, d.slots(), live)
 		}
 	}
 }
