@@ -376,20 +376,9 @@ func TestStall(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var evaluated atomic.Int32
+		evaluated := new(atomic.Int32)
 		if partial {
-			wctx, leave := context.WithCancel(ctx)
-			obj := testObjective(0)
-			w, err := NewWorker(connect(t, ts.url()), WorkerConfig{RunID: runID, Objective: func(x []float64) float64 {
-				if evaluated.Add(1) == 3 {
-					leave()
-				}
-				return obj(x)
-			}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			go w.Run(wctx)
+			evaluated = startLeavingWorker(t, ctx, ts.url(), runID, 3)
 		}
 		start := time.Now()
 		if _, err := c.Run(ctx); !errors.Is(err, ErrStalled) {
@@ -426,22 +415,31 @@ func TestStall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wctx, leave := context.WithCancel(ctx)
-	var evaluated atomic.Int32
-	obj := testObjective(0)
-	w, err := NewWorker(connect(t, ts.url()), WorkerConfig{RunID: "stall-deadline", Objective: func(x []float64) float64 {
-		if evaluated.Add(1) == 3 {
-			leave()
-		}
-		return obj(x)
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	go w.Run(wctx)
+	startLeavingWorker(t, ctx, ts.url(), "stall-deadline", 3)
 	_, err = c.Run(ctx)
 	if !errors.Is(err, ErrStalled) || c.Optimizer().Generation() != 1 || c.Optimizer().Evals() != 3 {
 		t.Errorf("deadline 1 s, stall 200 ms: %v in generation %d after %d evaluations, want ErrStalled in generation 1 after 3",
 			err, c.Optimizer().Generation(), c.Optimizer().Evals())
 	}
+}
+
+// startLeavingWorker starts a worker of run runID that stops after its
+// k-th evaluation, and returns the count of its evaluations.
+func startLeavingWorker(t *testing.T, ctx context.Context, url, runID string, k int32) *atomic.Int32 {
+	t.Helper()
+	wctx, leave := context.WithCancel(ctx)
+	evaluated := new(atomic.Int32)
+	obj := testObjective(0)
+	w, err := NewWorker(connect(t, url), WorkerConfig{RunID: runID, Objective: func(x []float64) float64 {
+		if evaluated.Add(1) == k {
+			leave()
+		}
+		return obj(x)
+	}})
+	if err != nil {
+		leave()
+		t.Fatal(err)
+	}
+	go w.Run(wctx)
+	return evaluated
 }
