@@ -79,7 +79,11 @@ func (o *Optimizer) TellSome(indices []int, fitness []float64) error {
 		o.endGeneration(1)
 		p.fit[indices[0]] = fitness[0]
 		o.recordBest(fitness[0], indices[0])
-		o.stop(o.globalStops().winner())
+		fired := o.globalStops()
+		if o.run.maxGen > 0 && o.run.gen >= o.run.maxGen {
+			fired.add(MaxGenerationsReached) // the generation counts
+		}
+		o.stop(fired.winner())
 		return nil
 	}
 	if k == lambda {

@@ -181,3 +181,27 @@ func TestTellSomeErrors(t *testing.T) {
 		t.Errorf("Evals %d after 30 generations of 4 results", whole.Evals())
 	}
 }
+
+// TestTellSomeOneValueLimits: generations told one value each count
+// against MaxGenerations and MaxEvals: a run of such generations stops
+// at its limit, as whole generations do.
+func TestTellSomeOneValueLimits(t *testing.T) {
+	for _, limit := range []struct {
+		name          string
+		maxGen, evals int
+		want          mmaes.Reason
+	}{{"MaxGenerations", 3, 0, mmaes.MaxGenerationsReached}, {"MaxEvals", 0, 3, mmaes.MaxEvalsReached}} {
+		cfg := mmaes.DefaultConfig(4)
+		cfg.MaxGenerations, cfg.MaxEvals = limit.maxGen, limit.evals
+		o := mustNew(t, cfg)
+		for g := 0; g < 10 && o.Reason() == mmaes.NotStopped; g++ {
+			xs := o.Ask()
+			if err := o.TellSome([]int{1}, []float64{sphere(xs[1])}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if o.Reason() != limit.want || o.Generation() != 3 {
+			t.Errorf("%s 3, one value a generation: %v after %d generations, want %v after 3", limit.name, o.Reason(), o.Generation(), limit.want)
+		}
+	}
+}
