@@ -7,7 +7,7 @@ import (
 	"math"
 )
 
-// Checkpoint format, version 8. Every part of the optimizer encodes its own
+// Checkpoint format, version 9. Every part of the optimizer encodes its own
 // fields, in this order; integers are little-endian uint64 (booleans 0 or
 // 1), floats their IEEE-754 bits as uint64, vectors their elements:
 //
@@ -24,7 +24,9 @@ import (
 //	Params of the current run: λ, μ, weights (μ), μ_eff, c, c1, c_σ, d_σ,
 //	         E‖N‖, TolFunHist, c_μ, the negative weights (λ − μ with
 //	         Active, else none), the stagnation period T
-//	driver:  generation, evals, reason, asked, the mean (n)
+//	driver:  generation, evals, reason, the stops that fired with it (a
+//	         bit set, bit r for Reason r; 0 while the run goes on), asked,
+//	         the mean (n)
 //	step:    σ, the σ-path (n)
 //	best:    found (flag), f, x (n)
 //	TolFun:  position, length, the history (TolFunHist)
@@ -56,7 +58,10 @@ import (
 //
 // The Params are stored, not recomputed, because math.Log may round
 // differently on another machine. With Fixed, the parts after the Config
-// are those of the free coordinates (n − len(Fixed) of them). Version 7 is
+// are those of the free coordinates (n − len(Fixed) of them). Version 8 is
+// version 9 without the stops that fired with the reason (read as the
+// reason alone: a run stopped by its budget and continued by a larger one
+// goes on, ignoring any other criterion of that generation). Version 7 is
 // version 8 without FastMemory in the Config and the fast slot and window
 // in LMMA's part: its LMMA runs continue with FastMemory = −1 (no fast
 // terms), as they were written. Version 6 is
@@ -70,7 +75,7 @@ import (
 
 const (
 	ckMagic    = "MMAESCKP"
-	ckVersion  = 8
+	ckVersion  = 9
 	ckVersion4 = 4
 )
 
@@ -126,6 +131,7 @@ func (o *Optimizer) encode(e *encoder) {
 	e.int(o.gen)
 	e.int(o.evals)
 	e.int(int(o.reason))
+	e.int(int(o.fired))
 	e.bool(o.asked)
 	e.floats(o.m)
 	o.step.encode(e)
@@ -254,7 +260,12 @@ func decodeBody(body []byte, version uint32, size int) (*Optimizer, error) {
 
 	o := newOptimizer(cfg, fix, par, par0.Lambda, max(par0.TolFunHist, par.TolFunHist))
 	o.gen, o.evals = d.count(), d.count()
-	reason, asked := d.int(), d.bool()
+	reason := d.int()
+	fired := 0
+	if d.version >= 9 {
+		fired = d.int()
+	}
+	asked := d.bool()
 	if d.err != nil {
 		return nil, d.err
 	}
@@ -262,6 +273,12 @@ func decodeBody(body []byte, version uint32, size int) (*Optimizer, error) {
 		return nil, ckErr("reason %d out of range", reason)
 	}
 	o.reason, o.asked = Reason(reason), asked
+	o.setReason(o.reason, stopSet(fired))
+	if d.version >= 9 && (uint64(fired) != uint64(o.fired) || o.fired&^(precedenceSet()|1<<o.reason) != 0) {
+		// The stops of a stopped run must have its reason as their
+		// winner, and a run that goes on has none.
+		return nil, ckErr("stops %#x inconsistent with the reason %d", fired, reason)
+	}
 	live := o.reason == NotStopped
 	d.floats(o.m)
 	if d.err == nil && live && !allFinite(o.m) {

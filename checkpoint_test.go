@@ -228,8 +228,9 @@ func TestUnmarshalBad(t *testing.T) {
 			{"cfg.Dim", 0}, {"cfg.Dim", 1 << 62}, {"cfg.Dim", 2},
 			{"par.Lambda", 1}, {"par.Lambda", 1 << 62}, {"par.Mu", 0}, {"par.Mu", 99},
 			{"cfg.Update", 9}, {"par.TolFunHist", 0}, {"asked", 2}, {"reason", 99},
-			{"sigma", 0x7ff8000000000001}, // σ = NaN in a live run
-			{"m", 0x7ff0000000000000},     // an infinite mean
+			{"fired", 1 << mmaes.MaxEvalsReached}, // stops fired in a live run
+			{"sigma", 0x7ff8000000000001},         // σ = NaN in a live run
+			{"m", 0x7ff0000000000000},             // an infinite mean
 			{"best.ok", 3},
 			{"hist.pos", 1 << 40},
 			{"scale", 0},
@@ -240,7 +241,7 @@ func TestUnmarshalBad(t *testing.T) {
 			check("rewritten "+c.field, rewrite(good, off[c.field], c.v))
 		}
 		// Wrong versions: 1 (before restarts and bounds) and the next.
-		for _, v := range []uint32{1, 9} {
+		for _, v := range []uint32{1, 10} {
 			b := bytes.Clone(good)
 			binary.LittleEndian.PutUint32(b[8:], v)
 			binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.ChecksumIEEE(b[:len(b)-4]))
@@ -440,7 +441,7 @@ func TestCheckpointVersion2(t *testing.T) {
 	if r.Sigma() != o.Sigma() || !slices.Equal(r.Mean(), o.Mean()) {
 		t.Fatalf("σ, mean = %v, %v restored; %v, %v saved", r.Sigma(), r.Mean(), o.Sigma(), o.Mean())
 	}
-	if v := binary.LittleEndian.Uint32(state(t, &r)[8:]); v != 8 {
+	if v := binary.LittleEndian.Uint32(state(t, &r)[8:]); v != 9 {
 		t.Fatalf("restored run marshals as version %d", v)
 	}
 	runGens(t, &o, ellipsoid, 5)

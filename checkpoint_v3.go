@@ -196,7 +196,8 @@ func decodeV3(data []byte, version uint32) (*Optimizer, error) {
 
 	o := newOptimizer(cfg, nil, par, par0.Lambda, max(par0.TolFunHist, hist))
 	o.gen, o.evals = gen, evals
-	o.reason, o.asked = Reason(reason), asked == 1
+	o.setReason(Reason(reason), 0)
+	o.asked = asked == 1
 	copy(o.m, m)
 	o.step.sigma = sigma
 	copy(o.step.s, s)

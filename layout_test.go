@@ -62,7 +62,7 @@ func ckLayout(t testing.TB, o *mmaes.Optimizer) map[string]int {
 		vec("par.NegWeights", o.Lambda()-mu)
 	}
 	word("par.Stagnation")
-	for _, f := range []string{"gen", "evals", "reason", "asked"} {
+	for _, f := range []string{"gen", "evals", "reason", "fired", "asked"} {
 		word(f)
 	}
 	vec("m", n)

@@ -39,7 +39,11 @@ type Optimizer struct {
 
 	gen, evals int
 	reason     Reason
-	asked      bool
+	// fired is the set of stops that fired in the generation that ended
+	// the optimization, reason the winner among them (0 while it runs):
+	// when a new budget lifts the winner, the others still apply.
+	fired stopSet
+	asked bool
 
 	enc encoder // the checkpoint encoder's state (AppendBinary allocates nothing)
 }
@@ -68,7 +72,7 @@ func (o *Optimizer) Ask() [][]float64 {
 				r = o.restart(r)
 			}
 			if r != NotStopped {
-				o.reason = r
+				o.setReason(r, 0)
 				o.publish()
 				return nil
 			}
@@ -198,7 +202,7 @@ func (o *Optimizer) tellRanked(k, valid int) error {
 	if valid == 0 {
 		fired := o.globalStops()
 		fired.add(AllNaN)
-		o.stop(fired.winner())
+		o.stop(fired)
 		return nil
 	}
 	idx := p.idx[:k]
@@ -230,7 +234,7 @@ func (o *Optimizer) tellRanked(k, valid int) error {
 	} else {
 		fired.add(NumericalBreakdown)
 	}
-	o.stop(fired.winner())
+	o.stop(fired)
 	return nil
 }
 
@@ -301,16 +305,31 @@ func (o *Optimizer) update() bool {
 	return true
 }
 
-// stop records r (if it is a stop) and calls the observer. A local stop
-// starts the next run instead when a restart is left.
-func (o *Optimizer) stop(r Reason) {
+// stop records the winner of the stops that fired (if any) and calls the
+// observer. A local stop starts the next run instead when a restart is
+// left.
+func (o *Optimizer) stop(fired stopSet) {
+	r := fired.winner()
 	if r.local() && o.canRestart() {
 		r = o.restart(r)
 	}
-	o.reason = r
+	o.setReason(r, fired)
 	o.publish()
 	if o.cfg.Observer != nil {
 		o.cfg.Observer(o)
+	}
+}
+
+// setReason sets the reason the optimization stopped (NotStopped: it
+// goes on) and the stops that fired with it: fired when r is its winner,
+// else r alone (a restart that could not start, a broken sampling).
+func (o *Optimizer) setReason(r Reason, fired stopSet) {
+	o.reason, o.fired = r, 0
+	if r != NotStopped {
+		o.fired = 1 << r
+		if fired.winner() == r {
+			o.fired = fired
+		}
 	}
 }
 

@@ -83,7 +83,7 @@ func (o *Optimizer) TellSome(indices []int, fitness []float64) error {
 		if o.run.maxGen > 0 && o.run.gen >= o.run.maxGen {
 			fired.add(MaxGenerationsReached) // the generation counts
 		}
-		o.stop(fired.winner())
+		o.stop(fired)
 		return nil
 	}
 	if k == lambda {

@@ -33,7 +33,9 @@ func (o *Optimizer) SetLimits(maxEvals, maxGenerations int) error {
 // stopped because of its budget (MaxEvalsReached, MaxGenerationsReached)
 // or its target (TargetReached) continues when the new settings no longer
 // stop it, exactly as if it had been configured so from the start (the
-// generation that stopped it was complete); other stops are final. The
+// generation that stopped it was complete; a criterion of the run that
+// fired in that generation too then acts as it would have: a restart, or
+// the stop); other stops are final. The
 // new settings apply from the next Tell; a checkpoint stores them.
 func (o *Optimizer) Reconfigure(edit func(*Config)) error {
 	if o.dist == nil {
@@ -85,7 +87,13 @@ func (o *Optimizer) Reconfigure(edit func(*Config)) error {
 			c.MaxEvals > 0 && o.evals >= c.MaxEvals ||
 			r.maxGen > 0 && r.gen >= r.maxGen
 		if !still {
-			o.reason = NotStopped
+			// The criteria that fired with the budget in that generation
+			// apply now, as they would have then: a restart, or the stop.
+			rest := o.fired &^ (1<<MaxEvalsReached | 1<<MaxGenerationsReached | 1<<TargetReached)
+			o.setReason(NotStopped, 0)
+			if rest != 0 {
+				o.stop(rest)
+			}
 		}
 	}
 	o.publish()

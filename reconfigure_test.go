@@ -202,3 +202,54 @@ func TestReconfigureStagnationRecords(t *testing.T) {
 	runToStop(t, shrunk, noisy)
 	same("20 000 then 1 000 generations", shrunk, alone(1000))
 }
+
+// TestSetLimitsSameGeneration: when the evaluation budget ends a run in the
+// generation in which a criterion of the run fires too, a larger budget
+// lets that criterion act as it would have: an IPOP restart (and, without
+// restarts, the stop), so that the continued run, live or restored from
+// the checkpoint of the stop, ends with the bytes of the run that had the
+// larger budget from the start.
+func TestSetLimitsSameGeneration(t *testing.T) {
+	probeCfg := startConfig(4, mmaes.MMA, 2)
+	probe := mustNew(t, probeCfg)
+	runToStop(t, probe, sphere)
+	local := probe.Reason()
+	if local == mmaes.MaxEvalsReached || local == mmaes.TargetReached || local.Failed() {
+		t.Fatalf("the probe run ended %v, want a criterion of the run", local)
+	}
+	for _, restart := range []mmaes.Restart{mmaes.NoRestart, mmaes.IPOP} {
+		cfg := probeCfg
+		cfg.Restart, cfg.MaxEvals = restart, 1<<20
+		if restart != mmaes.NoRestart {
+			cfg.MaxRestarts = 2
+		}
+		whole := mustNew(t, cfg)
+		runToStop(t, whole, sphere)
+
+		short := cfg
+		short.MaxEvals = probe.Evals() // reached in the generation the criterion fires
+		o := mustNew(t, short)
+		runToStop(t, o, sphere)
+		if o.Reason() != mmaes.MaxEvalsReached || o.Generation() != probe.Generation() {
+			t.Fatalf("%v: the short run ended %v after %d generations, want MaxEvals after %d", restart, o.Reason(), o.Generation(), probe.Generation())
+		}
+		b := state(t, o)
+		var r mmaes.Optimizer
+		if err := r.UnmarshalBinary(b); err != nil {
+			t.Fatal(err)
+		}
+		for name, c := range map[string]*mmaes.Optimizer{"live": o, "restored": &r} {
+			if err := c.SetLimits(cfg.MaxEvals, cfg.MaxGenerations); err != nil {
+				t.Fatal(err)
+			}
+			if restart == mmaes.NoRestart && c.Reason() != local {
+				t.Errorf("%v, %s: %v after the budget grew, want %v (it fired with the budget)", restart, name, c.Reason(), local)
+			}
+			runToStop(t, c, sphere)
+			if !bytes.Equal(state(t, c), state(t, whole)) {
+				t.Errorf("%v, %s: ended %v after %d generations, %d restarts; the run with the budget from the start %v after %d, %d",
+					restart, name, c.Reason(), c.Generation(), c.Restarts(), whole.Reason(), whole.Generation(), whole.Restarts())
+			}
+		}
+	}
+}

@@ -111,6 +111,15 @@ var precedence = [...]Reason{
 	NoEffectAxis, NoEffectCoord, FlatFitnessReached, Stagnated, Hopeless,
 }
 
+// precedenceSet returns the set of the stops in precedence: those that
+// fire at the end of a generation.
+func precedenceSet() (s stopSet) {
+	for _, r := range precedence {
+		s.add(r)
+	}
+	return s
+}
+
 // String returns a short description of r.
 func (r Reason) String() string {
 	if r < 0 || r >= numReasons {

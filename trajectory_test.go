@@ -421,11 +421,12 @@ func continueHash(t *testing.T, b []byte, f func([]float64) float64) uint64 {
 	return h.Sum64()
 }
 
-// TestCheckpointV3 restores the pinned checkpoints of versions 3 to 6 (the
-// same states, written by the code of each version; those of version 6 are
-// the version-5 checkpoints restored and marshalled by the code of version
-// 6, since the states themselves depend on the kernel path that made them)
-// and compares their continuations with the recorded hashes.
+// TestCheckpointV3 restores the pinned checkpoints of versions 3 to 6 and
+// 8 (the same states, written by the code of each version; those of
+// versions 6 and 8 are the checkpoints of the version before restored and
+// marshalled by the code of that version, since the states themselves
+// depend on the kernel path that made them) and compares their
+// continuations with the recorded hashes.
 func TestCheckpointV3(t *testing.T) {
 	if dir := os.Getenv("MMAES_PIN_WRITE_V3"); dir != "" {
 		for _, c := range v3Cases() {
@@ -446,7 +447,7 @@ func TestCheckpointV3(t *testing.T) {
 	}
 	var b strings.Builder
 	for _, c := range v3Cases() {
-		for _, version := range []uint32{3, 4, 5, 6} {
+		for _, version := range []uint32{3, 4, 5, 6, 8} {
 			data, err := os.ReadFile(filepath.Join("testdata", fmt.Sprintf("checkpoint-v%d", version), c.name+".ckp"))
 			if err != nil {
 				t.Fatal(err)
