@@ -59,8 +59,11 @@ func bbobCmd(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if !(o.budget >= 1) || !(o.sigma0 > 0) || !(o.target > 0) || *workers < 1 {
-		return fmt.Errorf("%w: -budget ≥ 1, -sigma0 > 0, -target > 0 and -workers ≥ 1 required", errUsage)
+	if !(o.budget >= 1 && o.budget <= maxBudgetPerN) || !(o.sigma0 > 0 && o.sigma0 <= math.MaxFloat64) || !(o.target > 0) {
+		return fmt.Errorf("%w: -budget in [1, %g], -sigma0 > 0 and finite, -target > 0 required", errUsage, float64(maxBudgetPerN))
+	}
+	if err := checkWorkersFlag("workers", *workers, 1); err != nil {
+		return err
 	}
 	switch {
 	case *pycma == "none":

@@ -62,6 +62,8 @@ func TestBBOBBadCommandLines(t *testing.T) {
 		{"bbob", "-config", "best"}, {"bbob", "-budget", "0"}, {"bbob", "-sigma0", "-1"},
 		{"bbob", "-target", "0"}, {"bbob", "-workers", "0"}, {"bbob", "stray"},
 		{"bbob", "-config", "recommended-no-speed"}, {"bbob", "-pycma", "/nonexistent/runs.txt"},
+		{"bbob", "-budget", "1e300"}, {"bbob", "-budget", "Inf"}, {"bbob", "-sigma0", "Inf"},
+		{"bbob", "-workers", "100000000000"},
 	} {
 		if code, _, stderr := exec(args...); code != 2 || !strings.Contains(stderr, "mmaes") {
 			t.Errorf("%q: exit %d, want 2; stderr:\n%s", args, code, stderr)

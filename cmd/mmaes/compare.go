@@ -43,6 +43,9 @@ func compareCmd(args []string, stdout, stderr io.Writer) error {
 	if *runs < 1 || *budget < 1 || *workers < 1 {
 		return fmt.Errorf("%w: -runs, -max-evals and -workers must be positive", errUsage)
 	}
+	if err := checkWorkersFlag("workers", *workers, 1); err != nil {
+		return err
+	}
 	var probs []problem
 	for _, name := range strings.Split(*funcsFlag, ",") {
 		fn, err := lookupFunction(strings.TrimSpace(name))

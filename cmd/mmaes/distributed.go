@@ -106,6 +106,9 @@ func coordinateCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := checkDimFlag("n", *n); err != nil {
+		return err
+	}
 	if *n < 1 || *lambda < 0 || *maxEvals < 0 || *deadline < 0 || *ackWait <= 0 || *wait < 0 || *stall < 0 {
 		return fmt.Errorf("%w: -n and -ack-wait must be positive, -lambda, -max-evals, -deadline, -wait and -stall not negative", errUsage)
 	}
@@ -215,6 +218,9 @@ func workCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	if *workers < 1 || *delay < 0 || *idle < 0 || *wait < 0 {
 		return fmt.Errorf("%w: -workers must be positive, -delay, -idle and -wait not negative", errUsage)
+	}
+	if err := checkWorkersFlag("workers", *workers, 1); err != nil {
+		return err
 	}
 	ctx, stop := interrupted()
 	defer stop()

@@ -171,6 +171,8 @@ func TestCoordinateWorkBadCommandLines(t *testing.T) {
 		{"coordinate", "-ack-wait", "0s"},
 		{"coordinate", "-stall", "-1s"},
 		{"work", "-workers", "0"},
+		{"work", "-workers", "9223372036854775807"},
+		{"coordinate", "-n", "9223372036854775807"},
 		{"work", "-f", "nope"},
 		{"work", "stray"},
 		{"work", "-wait", "-1s"},

@@ -51,6 +51,18 @@ func TestBadCommandLines(t *testing.T) {
 		{"bench", "-dims", "16,x"},
 		{"bench", "-latency-dims", "y"},
 		{"bench", "-threads", "1"},
+		// Sizes and counts that would not fit in memory: usage errors, not
+		// a failed allocation.
+		{"run", "-n", "9223372036854775807"},
+		{"run", "-n", "100000", "-update", "lmma", "-rotate"},
+		{"run", "-workers", "100000000000"},
+		{"compare", "-dims", "9223372036854775807"},
+		{"compare", "-workers", "100000000000"},
+		{"largescale", "-dims", "9223372036854775807"},
+		{"largescale", "-workers", "100000000000"},
+		{"largescale", "-budget-per-n", "9223372036854775807"},
+		{"largescale", "-first-seed", "9223372036854775807"},
+		{"bench", "-dims", "9223372036854775807"},
 	} {
 		code, _, stderr := exec(args...)
 		if code != 2 {

@@ -159,9 +159,12 @@ func paperFlags(args []string, stderr io.Writer) (paperOpts, error) {
 		v    int
 	}{{"runs", o.runs}, {"workers", o.workers}, {"traj-n", o.trajN}, {"traj-runs", o.trajRuns},
 		{"alpha-n", o.alphaN}, {"alpha-runs", o.alphaRuns}, {"eig-n", o.eigN}, {"rot-runs", o.rotRuns}} {
-		if c.v < 1 {
-			return paperOpts{}, fmt.Errorf("%w: -%s must be at least 1", errUsage, c.name)
+		if c.v < 1 || c.v > maxFlagDim {
+			return paperOpts{}, fmt.Errorf("%w: -%s must be in [1, %d]", errUsage, c.name, maxFlagDim)
 		}
+	}
+	if err := checkWorkersFlag("workers", o.workers, 1); err != nil {
+		return paperOpts{}, err
 	}
 	if o.alphaEvery < 0 {
 		return paperOpts{}, fmt.Errorf("%w: -alpha-every must not be negative", errUsage)

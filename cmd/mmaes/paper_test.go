@@ -176,7 +176,7 @@ func TestPaperBadFlags(t *testing.T) {
 		{"-dims", "0"}, {"-dims", "x"}, {"-dims", ""}, {"-dims", "2,,4"}, {"-dims", "5000"},
 		{"-runs", "0"}, {"-runs", "-3"}, {"-runs", "many"},
 		{"-funcs", "foo"}, {"-funcs", "sp,nope"}, {"-alpha-funcs", "x"}, {"-rot-funcs", ""},
-		{"-workers", "0"}, {"-max-evals-factor", "0"}, {"-max-evals-factor", "-1"}, {"-max-evals-factor", "NaN"},
+		{"-workers", "0"}, {"-workers", "100000000000"}, {"-max-evals-factor", "0"}, {"-max-evals-factor", "-1"}, {"-max-evals-factor", "NaN"},
 		{"-alpha-every", "-1"}, {"-alpha-dims", "-2"}, {"-eig-n", "0"}, {"-traj-n", "0"}, {"-rot-runs", "0"},
 		{"-bogus"}, {"positional"}, {"-full", "extra"},
 	} {

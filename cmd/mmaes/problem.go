@@ -60,6 +60,40 @@ func (p problem) noiseless(seed uint64) func([]float64) float64 {
 	return benchfn.Rotated(p.fn.F, benchfn.Rotation(p.n, seed^0x726f74), p.n)
 }
 
+// maxFlagDim bounds the dimensions and counts the commands take from their
+// flags, so that an absurd one is a usage error rather than a failed
+// allocation before the library's own checks (LMMA's largest practical n
+// is about 10⁷ on a machine of tens of GB).
+const maxFlagDim = 1 << 24
+
+// maxFlagWorkers bounds the goroutines (or connections) a -workers flag
+// starts.
+const maxFlagWorkers = 4096
+
+// maxBudgetPerN bounds evaluation budgets given per dimension, so that
+// budget·n stays far inside an int.
+const maxBudgetPerN = 1 << 40
+
+// maxRotationBytes bounds the rotations of run -rotate (one n×n matrix per
+// worker).
+const maxRotationBytes = 4 << 30
+
+// checkDimFlag reports a usage error unless 1 ≤ n ≤ maxFlagDim.
+func checkDimFlag(name string, n int) error {
+	if n < 1 || n > maxFlagDim {
+		return fmt.Errorf("%w: -%s must be in [1, %d]", errUsage, name, maxFlagDim)
+	}
+	return nil
+}
+
+// checkWorkersFlag reports a usage error unless lo ≤ w ≤ maxFlagWorkers.
+func checkWorkersFlag(name string, w, lo int) error {
+	if w < lo || w > maxFlagWorkers {
+		return fmt.Errorf("%w: -%s must be in [%d, %d]", errUsage, name, lo, maxFlagWorkers)
+	}
+	return nil
+}
+
 // initialMean draws m0 uniform in [−10, 10]^n from a generator of its own,
 // seeded by seed (the optimizer's generator is seeded separately).
 func initialMean(n int, seed uint64) []float64 {
@@ -110,8 +144,8 @@ func parseInts(flagName, s string) ([]int, error) {
 	var out []int
 	for _, f := range strings.Split(s, ",") {
 		v, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || v < 1 {
-			return nil, fmt.Errorf("%w: -%s: %q is not a positive integer", errUsage, flagName, f)
+		if err != nil || v < 1 || v > maxFlagDim {
+			return nil, fmt.Errorf("%w: -%s: %q is not an integer in [1, %d]", errUsage, flagName, f, maxFlagDim)
 		}
 		out = append(out, v)
 	}

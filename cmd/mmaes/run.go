@@ -58,8 +58,14 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *n < 1 {
-		return fmt.Errorf("%w: -n must be at least 1", errUsage)
+	if err := checkDimFlag("n", *n); err != nil {
+		return err
+	}
+	if err := checkWorkersFlag("workers", *workers, 0); err != nil {
+		return err
+	}
+	if *rotate && float64(max(1, *workers))*float64(*n)*float64(*n)*8 > maxRotationBytes {
+		return fmt.Errorf("%w: -rotate stores an n×n rotation per worker: n = %d with %d worker(s) needs more than %d GiB", errUsage, *n, max(1, *workers), maxRotationBytes>>30)
 	}
 	if *maxEvals < 0 {
 		return fmt.Errorf("%w: -max-evals must not be negative", errUsage)
