@@ -54,15 +54,17 @@ func (o *Optimizer) Reconfigure(edit func(*Config)) error {
 	want.FlatFitness, want.Hopeless, want.Endless = c.FlatFitness, c.Hopeless, c.Endless
 	want.MinStd, want.MaxStd, want.Workers, want.Observer = c.MinStd, c.MaxStd, c.Workers, c.Observer
 	want.Threads = c.Threads
-	a, b := want, c
-	a.Observer, b.Observer = nil, nil
-	if !reflect.DeepEqual(a, b) {
-		return ErrReconfigure
-	}
+	// The new values first (a NaN, which no field may hold, would also
+	// fail the comparison below).
 	for _, check := range []func(*Config, *Params) error{checkStops, checkStdBounds, checkWorkers, checkThreads} {
 		if err := check(&c, nil); err != nil {
 			return err
 		}
+	}
+	a, b := want, c
+	a.Observer, b.Observer = nil, nil
+	if !reflect.DeepEqual(a, b) {
+		return ErrReconfigure
 	}
 	apply := func(dst *Config) {
 		dst.MaxEvals, dst.MaxGenerations, dst.TargetF = c.MaxEvals, c.MaxGenerations, c.TargetF

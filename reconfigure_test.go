@@ -103,6 +103,9 @@ func TestReconfigure(t *testing.T) {
 	if err := o.Reconfigure(func(c *mmaes.Config) { c.TolFun = -1 }); !errors.As(err, &ce) || ce.Field != "TolFun" {
 		t.Errorf("TolFun -1: %v", err)
 	}
+	if err := o.Reconfigure(func(c *mmaes.Config) { c.TargetF = math.NaN() }); !errors.As(err, &ce) || ce.Field != "TargetF" {
+		t.Errorf("TargetF NaN: %v", err)
+	}
 	if err := o.Reconfigure(func(c *mmaes.Config) { c.MinStd, c.MaxStd = 2, 1 }); !errors.As(err, &ce) {
 		t.Errorf("MinStd > MaxStd: %v", err)
 	}
