@@ -56,7 +56,9 @@ type Config struct {
 	// generations and keeps improving below the noise level (docs/
 	// objectives.md has the figures). No evaluation is spent on it; a
 	// generation costs O(n³) more (and 3n² floats), for the small n of
-	// tuned knobs. Use Result.Mean, not the best value seen, as the answer
+	// tuned knobs. With a box, the σ that a falling rate of the mean would
+	// raise stops where a coordinate's deviation reaches a quarter of its
+	// box's width. Use Result.Mean, not the best value seen, as the answer
 	// on a noisy objective, and stops that do not expect noise off
 	// (TolFun, TolX, Stagnation) or a budget.
 	Noise bool

@@ -136,7 +136,43 @@ func (o *Optimizer) adaptRates() bool {
 	if o.inj != nil && o.inj.count > 0 {
 		o.inj.meanShift(o.mNew, g.etaM*o.step.sigma, &p.sel, p.n)
 	}
-	return o.step.scaleProposal(g.etaS, etaM/g.etaM)
+	f := etaM / g.etaM
+	if f > 1 && o.box != nil {
+		f = o.boxCompensation(f, g.g[:p.n])
+	}
+	return o.step.scaleProposal(g.etaS, f)
+}
+
+// With a box, the compensation of a falling η_m takes no coordinate's
+// standard deviation σ·‖A_i‖ above noiseBoxStd of its box's width, and
+// where one is above it already, lowers σ by at most the factor
+// noiseBoxFloor a generation (docs/objectives.md, noise and a box).
+const (
+	noiseBoxStd   = 0.25
+	noiseBoxFloor = 0.9
+)
+
+// boxCompensation returns the factor by which a falling η_m changes σ,
+// f (> 1) as LRA-CMA-ES has it, cut so that no coordinate's standard
+// deviation σ·‖A_i‖ ends above noiseBoxStd of its box's width, and not
+// below noiseBoxFloor. The box maps ℝⁿ onto itself periodically: a
+// deviation wider than the box samples copies of it, the selection sees
+// little but their aliasing, the signal-to-noise ratio falls, η_m falls
+// with it and the compensation would raise σ further, without end. rows
+// is scratch space of n.
+func (o *Optimizer) boxCompensation(f float64, rows []float64) float64 {
+	o.dist.stdDevs(rows)
+	r := 0.0 // the largest ‖A_i‖ over its width
+	for i, a := range rows {
+		if w := o.box.hi[i] - o.box.lo[i]; w < math.Inf(1) {
+			r = max(r, a/w)
+		}
+	}
+	sigma := o.step.sigma * math.Exp(o.noise.etaS*o.step.logRatio) // σ before f
+	if lim := noiseBoxStd / (sigma * r); lim < f {
+		f = max(noiseBoxFloor, lim)
+	}
+	return f
 }
 
 func (g *noiseAdapt) encode(e *encoder) {
