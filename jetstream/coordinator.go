@@ -25,7 +25,9 @@ var ErrReplaced = errors.New("jetstream: another coordinator took over the run")
 // generation in progress was applied for that long: no worker of the run
 // is running, say. The run is left as it was, its last generation
 // checkpointed: a coordinator started again with the same RunID (or Run
-// called again) resumes it, once workers are there.
+// called again) resumes it, once workers are there. The results that Run
+// had received for that generation are dropped with it (Stats still
+// counts them as applied) and the generation is published anew.
 var ErrStalled = errors.New("jetstream: no result for the stall time")
 
 // CoordinatorConfig configures a Coordinator.
