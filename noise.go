@@ -164,7 +164,7 @@ func (o *Optimizer) boxCompensation(f float64, rows []float64) float64 {
 	o.dist.stdDevs(rows)
 	r := 0.0 // the largest ‖A_i‖ over its width
 	for i, a := range rows {
-		if w := o.box.hi[i] - o.box.lo[i]; w < math.Inf(1) {
+		if w := o.box.hi[i] - o.box.lo[i]; w > 0 && w < math.Inf(1) { // not pinned, bounded
 			r = max(r, a/w)
 		}
 	}

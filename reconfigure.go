@@ -29,13 +29,14 @@ func (o *Optimizer) SetLimits(maxEvals, maxGenerations int) error {
 // error New gives, a nil edit an error, and either changes nothing. A
 // generation budget a restart strategy gave the current run (BIPOP's
 // small runs) still bounds it; with Stagnation, a new MaxGenerations
-// resizes the records it keeps (an allocation of up to 480 KB). A run that
+// resizes the records it keeps (an allocation of up to 480 KB, refused
+// with the MaxMemory ConfigError beyond the memory budget). A run that
 // stopped because of its budget (MaxEvalsReached, MaxGenerationsReached)
 // or its target (TargetReached) continues when the new settings no longer
 // stop it, exactly as if it had been configured so from the start (the
 // generation that stopped it was complete; a criterion of the run that
 // fired in that generation too then acts as it would have: a restart, or
-// the stop); other stops are final. The
+// the stop, the observer called); other stops are final. The
 // new settings apply from the next Tell; a checkpoint stores them.
 func (o *Optimizer) Reconfigure(edit func(*Config)) error {
 	if o.dist == nil {
@@ -66,6 +67,11 @@ func (o *Optimizer) Reconfigure(edit func(*Config)) error {
 	if !reflect.DeepEqual(a, b) {
 		return ErrReconfigure
 	}
+	// Stagnation's records grow with MaxGenerations: the run, and so its
+	// checkpoint, must stay within the memory budget.
+	if err := checkMemory(&c, &o.par); err != nil {
+		return err
+	}
 	apply := func(dst *Config) {
 		dst.MaxEvals, dst.MaxGenerations, dst.TargetF = c.MaxEvals, c.MaxGenerations, c.TargetF
 		dst.TolFun, dst.TolX, dst.MaxCondition = c.TolFun, c.TolX, c.MaxCondition
@@ -85,16 +91,21 @@ func (o *Optimizer) Reconfigure(edit func(*Config)) error {
 	r.maxGen = runGenLimit(c.MaxGenerations, r.policy.runBudget(r, o.pop.lambda))
 	switch o.reason {
 	case MaxEvalsReached, MaxGenerationsReached, TargetReached:
-		still := o.targetReached() ||
-			c.MaxEvals > 0 && o.evals >= c.MaxEvals ||
-			r.maxGen > 0 && r.gen >= r.maxGen
-		if !still {
-			// The criteria that fired with the budget in that generation
-			// apply now, as they would have then: a restart, or the stop.
-			rest := o.fired &^ (1<<MaxEvalsReached | 1<<MaxGenerationsReached | 1<<TargetReached)
+		// The stops of the generation that ended the run, with the target
+		// and the budgets as they are now: the run goes on when none is
+		// left, and else stops (or restarts) on their winner, as it would
+		// have in that generation.
+		set := o.fired &^ (1<<MaxEvalsReached | 1<<MaxGenerationsReached | 1<<TargetReached)
+		set |= o.globalStops()
+		if r.maxGen > 0 && r.gen >= r.maxGen {
+			set.add(MaxGenerationsReached)
+		}
+		if set.winner() == o.reason {
+			o.fired = set
+		} else {
 			o.setReason(NotStopped, 0)
-			if rest != 0 {
-				o.stop(rest)
+			if set != 0 {
+				o.stop(set)
 			}
 		}
 	}

@@ -136,7 +136,7 @@ func TestReconfigure(t *testing.T) {
 // whose budget grows from 50 to 20 000 generations (through a checkpoint)
 // and one whose budget shrinks from 20 000 to 1 000 in the middle end as
 // the runs configured so from the start: stagnated, the same generation,
-// the same bits.
+// the same bytes of state (the records' room included).
 func TestReconfigureStagnationRecords(t *testing.T) {
 	noisy := func(x []float64) float64 {
 		h := uint64(1469598103934665603)
@@ -166,7 +166,7 @@ func TestReconfigureStagnationRecords(t *testing.T) {
 	same := func(what string, got, want *mmaes.Optimizer) {
 		t.Helper()
 		if got.Reason() != mmaes.Stagnated || got.Reason() != want.Reason() || got.Generation() != want.Generation() ||
-			math.Float64bits(got.BestF()) != math.Float64bits(want.BestF()) {
+			math.Float64bits(got.BestF()) != math.Float64bits(want.BestF()) || !bytes.Equal(state(t, got), state(t, want)) {
 			t.Errorf("%s: %v after %d generations (best %v), want %v after %d (best %v), stagnated",
 				what, got.Reason(), got.Generation(), got.BestF(), want.Reason(), want.Generation(), want.BestF())
 		}
@@ -254,5 +254,64 @@ func TestSetLimitsSameGeneration(t *testing.T) {
 					restart, name, c.Reason(), c.Generation(), c.Restarts(), whole.Reason(), whole.Generation(), whole.Restarts())
 			}
 		}
+	}
+}
+
+// TestSetLimitsCoFiredBudgets: MaxEvals and MaxGenerations reached in the
+// same generation, SetLimits lifting MaxEvals alone: the run stops on
+// MaxGenerations (without restarts) or restarts on it (IPOP), as the run
+// given that evaluation budget from the start; the target reached with the
+// evaluation budget and lowered below the best value leaves MaxEvals.
+func TestSetLimitsCoFiredBudgets(t *testing.T) {
+	for _, restart := range []mmaes.Restart{mmaes.NoRestart, mmaes.IPOP} {
+		cfg := startConfig(4, mmaes.MMA, 2)
+		cfg.Restart, cfg.MaxGenerations, cfg.MaxEvals = restart, 20, 1<<20
+		if restart != mmaes.NoRestart {
+			cfg.MaxRestarts = 2
+		}
+		whole := mustNew(t, cfg)
+		runToStop(t, whole, sphere)
+		short := cfg
+		short.MaxEvals = 20 * mustNew(t, cfg).Lambda()
+		o := mustNew(t, short)
+		runToStop(t, o, sphere)
+		if o.Reason() != mmaes.MaxEvalsReached || o.Generation() != 20 {
+			t.Fatalf("%v: the short run ended %v after %d generations", restart, o.Reason(), o.Generation())
+		}
+		if err := o.SetLimits(cfg.MaxEvals, cfg.MaxGenerations); err != nil {
+			t.Fatal(err)
+		}
+		if restart == mmaes.NoRestart && o.Reason() != mmaes.MaxGenerationsReached {
+			t.Errorf("MaxEvals lifted: %v, want MaxGenerationsReached (it fired in the same generation)", o.Reason())
+		}
+		runToStop(t, o, sphere)
+		if !bytes.Equal(state(t, o), state(t, whole)) {
+			t.Errorf("%v: ended %v after %d generations, %d restarts; from the start %v after %d, %d",
+				restart, o.Reason(), o.Generation(), o.Restarts(), whole.Reason(), whole.Generation(), whole.Restarts())
+		}
+	}
+
+	cfg := startConfig(4, mmaes.MMA, 2)
+	cfg.TolFun, cfg.TolX = 0, 0
+	probe := mustNew(t, cfg)
+	runGensAny(t, probe, sphere, 30)
+	cfg.TargetF = probe.BestF()
+	first := mustNew(t, cfg) // the evaluations to the target
+	runToStop(t, first, sphere)
+	cfg.MaxEvals = first.Evals()
+	o := mustNew(t, cfg)
+	runToStop(t, o, sphere)
+	if o.Reason() != mmaes.TargetReached || o.Evals() != cfg.MaxEvals {
+		t.Fatalf("the target run ended %v after %d evaluations, want the target at %d", o.Reason(), o.Evals(), cfg.MaxEvals)
+	}
+	if err := o.Reconfigure(func(c *mmaes.Config) { c.TargetF = -1 }); err != nil {
+		t.Fatal(err)
+	}
+	if o.Reason() != mmaes.MaxEvalsReached {
+		t.Errorf("target lowered below the best, the budget spent: %v, want MaxEvalsReached", o.Reason())
+	}
+	var r mmaes.Optimizer
+	if err := r.UnmarshalBinary(state(t, o)); err != nil || r.Reason() != mmaes.MaxEvalsReached {
+		t.Errorf("restored: %v, %v", r.Reason(), err)
 	}
 }
