@@ -219,6 +219,10 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, cfg CoordinatorConfig) (
 // checkpoint and the claim of the run.
 var beforeClaim func()
 
+// afterTell, when set (by the tests), runs in Run after each generation is
+// told, before the next one is published and the checkpoint stored.
+var afterTell func(generation int)
+
 // startAttempts bounds the loads and claims of NewCoordinator.
 const startAttempts = 10
 
@@ -296,6 +300,23 @@ func (c *Coordinator) Stats() Stats {
 func (c *Coordinator) Run(ctx context.Context) (mmaes.Result, error) {
 	defer c.waitStore()
 	c.rerun, c.ran = c.ran, true
+	if c.rerun {
+		// Run again: the last Run may have ended between a Tell and the
+		// store of its log entry, or with a store that failed. A snapshot
+		// of the optimizer as it is makes the checkpoint whole again, and
+		// its store fails with ErrReplaced if another coordinator took
+		// the run over in between (before anything is published or purged).
+		if err := c.waitStore(); errors.Is(err, ErrReplaced) {
+			return c.opt.Result(), err
+		}
+		var err error
+		if c.checkpoint, err = c.opt.AppendBinary(c.checkpoint[:0]); err != nil {
+			return c.opt.Result(), err
+		}
+		if err := c.storeWith(ctx, func(ctx context.Context) error { return c.ckpt.storeSnapshot(ctx, c.checkpoint) }); err != nil {
+			return c.opt.Result(), err
+		}
+	}
 	var cons natsjs.Consumer
 	err := retry(ctx, func(ctx context.Context) error {
 		var err error
@@ -350,6 +371,9 @@ func (c *Coordinator) Run(ctx context.Context) (mmaes.Result, error) {
 		}
 		if err != nil {
 			return c.opt.Result(), err
+		}
+		if afterTell != nil {
+			afterTell(c.opt.Generation())
 		}
 		if gen, checks, err = c.next(ctx); err != nil {
 			return c.opt.Result(), err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -442,4 +443,74 @@ func startLeavingWorker(t *testing.T, ctx context.Context, url, runID string, k 
 	}
 	go w.Run(wctx)
 	return evaluated
+}
+
+// TestRunAgain: Run called again after it returned between a Tell and the
+// store of that generation's log entry (its context cancelled there, at
+// n = 64, where a generation's checkpoint is a log entry) goes on, and a
+// coordinator resumed from the checkpoint afterwards finds the live run's
+// state. Run called again on a coordinator that another one has replaced
+// in between returns ErrReplaced, publishing and purging nothing, and the
+// new one ends the run as the serial run.
+func TestRunAgain(t *testing.T) {
+	ts := startServer(t)
+	cfg := testConfigN(64, 12)
+	startWorkers(t, ts.url(), "again-log", 2, 0)
+	c, err := NewCoordinator(t.Context(), connect(t, ts.url()), CoordinatorConfig{RunID: "again-log", Optimizer: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	afterTell = func(gen int) {
+		if gen == 3 {
+			cancel()
+		}
+	}
+	_, err = c.Run(ctx)
+	afterTell = nil
+	if !errors.Is(err, context.Canceled) || c.Optimizer().Generation() != 3 {
+		t.Fatalf("first Run: %v in generation %d, want cancelled after telling generation 3", err, c.Optimizer().Generation())
+	}
+	ctx, cancel = context.WithCancel(t.Context())
+	c.cfg.Progress = func(p Progress) {
+		if p.Generation >= 5 {
+			cancel()
+		}
+	}
+	if _, err := c.Run(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("second Run: %v", err)
+	}
+	live := c.Optimizer()
+	r, err := NewCoordinator(t.Context(), connect(t, ts.url()), CoordinatorConfig{RunID: "again-log", Optimizer: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := r.Optimizer(); o.Generation() != live.Generation() || !slices.Equal(o.Mean(), live.Mean()) ||
+		math.Float64bits(o.BestF()) != math.Float64bits(live.BestF()) {
+		t.Errorf("resumed: generation %d, best %v; the live run: generation %d, best %v", o.Generation(), o.BestF(), live.Generation(), live.BestF())
+	}
+
+	small := testConfig(12)
+	want := serial(t, small)
+	first, err := NewCoordinator(t.Context(), connect(t, ts.url()), CoordinatorConfig{RunID: "again-owner", Optimizer: small, Stall: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := first.Run(t.Context()); !errors.Is(err, ErrStalled) {
+		t.Fatalf("first coordinator without workers: %v", err)
+	}
+	second, err := NewCoordinator(t.Context(), connect(t, ts.url()), CoordinatorConfig{RunID: "again-owner", Optimizer: small})
+	if err != nil {
+		t.Fatal(err)
+	}
+	published := first.Stats().Published
+	if _, err := first.Run(t.Context()); !errors.Is(err, ErrReplaced) || first.Stats().Published != published {
+		t.Errorf("the replaced coordinator's Run again: %v, %d tasks published (%d before), want ErrReplaced and none", err, first.Stats().Published, published)
+	}
+	startWorkers(t, ts.url(), "again-owner", 2, 0)
+	res, err := second.Run(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameResult(t, res, want)
 }
