@@ -245,6 +245,11 @@ func largescaleCmd(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%w: Rosenbrock needs n ≥ 2", errUsage)
 		}
 	}
+	for _, n := range dims {
+		if *maxEvals == 0 && *budgetPerN > math.MaxInt/n {
+			return fmt.Errorf("%w: -budget-per-n %d times n = %d overflows an int", errUsage, *budgetPerN, n)
+		}
+	}
 	budgetFor := func(n int) int {
 		if *maxEvals > 0 {
 			return *maxEvals

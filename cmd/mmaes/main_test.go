@@ -61,6 +61,7 @@ func TestBadCommandLines(t *testing.T) {
 		{"largescale", "-dims", "9223372036854775807"},
 		{"largescale", "-workers", "100000000000"},
 		{"largescale", "-budget-per-n", "9223372036854775807"},
+		{"largescale", "-budget-per-n", "1099511627776", "-dims", "16777216"},
 		{"largescale", "-first-seed", "9223372036854775807"},
 		{"bench", "-dims", "9223372036854775807"},
 	} {
