@@ -264,10 +264,14 @@ func ByName(short string) (Function, bool) {
 // modified Gram–Schmidt, applied twice to each vector so that R·Rᵀ equals the
 // identity to within a small multiple of n·2⁻⁵³. The rows are Haar
 // distributed; det R is +1 or −1. The same n and seed give the same matrix.
-// Rotation panics if n < 0; for n = 0 it returns an empty slice.
+// Rotation panics if n < 0 or n·n overflows an int; for n = 0 it returns
+// an empty slice.
 func Rotation(n int, seed uint64) []float64 {
 	if n < 0 {
 		panic("benchfn: negative dimension")
+	}
+	if squareOverflows(n) {
+		panic("benchfn: n·n overflows an int")
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x6d6d6165735f726f)) // "mmaes_ro"
 	r := make([]float64, n*n)
@@ -314,10 +318,10 @@ func dot(a, b []float64) float64 {
 // R·x once, here; the returned function allocates nothing per call (if f does
 // not), but it reuses that buffer, so it is not safe for concurrent use: give
 // each goroutine its own Rotated function. f is passed the buffer and must not
-// keep it. Rotated panics if len(r) != n·n or n < 0, and the returned function
-// panics if len(x) != n.
+// keep it. Rotated panics if len(r) != n·n or n < 0 (or n·n overflows an
+// int), and the returned function panics if len(x) != n.
 func Rotated(f func([]float64) float64, r []float64, n int) func([]float64) float64 {
-	if n < 0 || len(r) != n*n {
+	if n < 0 || squareOverflows(n) || len(r) != n*n {
 		panic("benchfn: rotation matrix is not n×n")
 	}
 	rc := make([]float64, n*n)
@@ -333,3 +337,6 @@ func Rotated(f func([]float64) float64, r []float64, n int) func([]float64) floa
 		return f(y)
 	}
 }
+
+// squareOverflows reports whether n·n (n ≥ 0) overflows an int.
+func squareOverflows(n int) bool { return n > 0 && n > math.MaxInt/n }

@@ -1,8 +1,10 @@
 package benchfn
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -269,6 +271,24 @@ func TestRotatedPanics(t *testing.T) {
 	g := Rotated(Sphere, Rotation(3, 1), 3)
 	mustPanic("rotated function with the wrong length", func() { g(make([]float64, 2)) })
 	mustPanic("Rotation(-1)", func() { Rotation(-1, 0) })
+	// Sizes whose n·n overflows: the stated panic, before any allocation
+	// (n·n wrapped to 0 passed the length check, and a buffer of n was
+	// allocated: 32 GiB at 2³²).
+	for _, n := range []int{1 << 32, 3037000500} {
+		for name, fn := range map[string]func(){
+			"Rotation": func() { Rotation(n, 1) },
+			"Rotated":  func() { Rotated(Sphere, nil, n) },
+		} {
+			func() {
+				defer func() {
+					if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "overflows") {
+						t.Errorf("%s at n = %d: panic %v, want n·n overflows", name, n, r)
+					}
+				}()
+				fn()
+			}()
+		}
+	}
 }
 
 func TestNoAllocs(t *testing.T) {

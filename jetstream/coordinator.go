@@ -57,7 +57,7 @@ type CoordinatorConfig struct {
 	// delivers the task again, to another worker: the time it takes to
 	// notice a worker that died, and to recover a task or result that was
 	// on its way when the server restarted. The coordinator's own
-	// consumer of results uses it too. Zero: 30 s.
+	// consumer of results uses it too. Zero: 30 s; at least 100 ms.
 	AckWait time.Duration
 	// Stall, when positive, makes Run return ErrStalled once a generation
 	// has had no result applied for that long (counted from its tasks'
@@ -165,6 +165,9 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, cfg CoordinatorConfig) (
 	if cfg.Deadline < 0 || cfg.AckWait < 0 || cfg.Stall < 0 {
 		return nil, errors.New("jetstream: Deadline, AckWait and Stall must not be negative")
 	}
+	if cfg.AckWait > 0 && cfg.AckWait < minAckWait {
+		return nil, fmt.Errorf("jetstream: AckWait %v: below the minimum of %v (0: 30 s)", cfg.AckWait, minAckWait)
+	}
 	if cfg.AckWait == 0 {
 		cfg.AckWait = 30 * time.Second
 	}
@@ -214,6 +217,10 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, cfg CoordinatorConfig) (
 		}
 	}
 }
+
+// minAckWait is the shortest AckWait a coordinator takes: workers report
+// a task in progress every third of it.
+const minAckWait = 100 * time.Millisecond
 
 // beforeClaim, when set (by the tests), runs between the load of a
 // checkpoint and the claim of the run.

@@ -34,7 +34,7 @@ type WorkerConfig struct {
 type WorkerStats struct {
 	Evaluated   int // tasks evaluated and answered
 	Redelivered int // of those, tasks delivered more than once
-	Malformed   int // task messages that were not tasks of this version (terminated)
+	Malformed   int // task messages that were not tasks of this version and run, or whose check is not their candidate's (terminated)
 }
 
 // A Worker pulls the tasks of one run from the task stream, one at a time,
@@ -147,22 +147,29 @@ func (w *Worker) fetch(ctx context.Context, cons natsjs.Consumer) natsjs.Msg {
 	return nil
 }
 
+// minKeepAlive is the shortest interval between a worker's reports that a
+// task is in progress (a consumer made with a tiny AckWait by another
+// program would otherwise make it send them in a tight loop).
+const minKeepAlive = 10 * time.Millisecond
+
 // resultGrace is how long a stopped worker tries to publish a result it
 // evaluated.
 const resultGrace = 5 * time.Second
 
-// keepAlive tells the server every third of ackWait that task m is in
-// progress, until the returned function is called.
+// keepAlive tells the server every third of ackWait (at most every
+// minKeepAlive) that task m is in progress, until the returned function is
+// called.
 func keepAlive(m natsjs.Msg, ackWait time.Duration) (stop func()) {
 	if ackWait <= 0 {
 		return func() {}
 	}
+	every := max(ackWait/3, minKeepAlive)
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		tick := time.NewTicker(ackWait / 3)
+		tick := time.NewTicker(every)
 		defer tick.Stop()
 		for {
 			select {
@@ -190,7 +197,11 @@ func (w *Worker) pause(ctx context.Context) {
 // (ctx) during the objective still publishes its result (for up to
 // resultGrace) and acknowledges the task.
 func (w *Worker) handle(ctx context.Context, m natsjs.Msg, t *task, ackWait time.Duration) {
-	if err := decodeTask(m.Data(), t); err != nil || t.runID != w.names.runID {
+	// A task whose check is not its candidate's (its x corrupted, or not
+	// what the coordinator published) is refused: its value would be
+	// applied to the candidate the check names.
+	if err := decodeTask(m.Data(), t); err != nil || t.runID != w.names.runID ||
+		t.check != candidateCheck(t.runID, t.generation, t.index, t.x) {
 		w.mu.Lock()
 		w.stats.Malformed++
 		w.mu.Unlock()
