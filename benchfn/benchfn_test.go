@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -271,10 +272,10 @@ func TestRotatedPanics(t *testing.T) {
 	g := Rotated(Sphere, Rotation(3, 1), 3)
 	mustPanic("rotated function with the wrong length", func() { g(make([]float64, 2)) })
 	mustPanic("Rotation(-1)", func() { Rotation(-1, 0) })
-	// Sizes whose n·n overflows: the stated panic, before any allocation
-	// (n·n wrapped to 0 passed the length check, and a buffer of n was
-	// allocated: 32 GiB at 2³²).
-	for _, n := range []int{1 << 32, 3037000500} {
+	// Sizes whose n·n overflows (wraps to 0, or not): the stated panic,
+	// before any allocation (n·n wrapped to 0 passed the length check, and
+	// a buffer of n was allocated: 32 GiB at 2³²).
+	for _, n := range []int{1 << (strconv.IntSize / 2), int(math.Sqrt(math.MaxInt)) + 1} {
 		for name, fn := range map[string]func(){
 			"Rotation": func() { Rotation(n, 1) },
 			"Rotated":  func() { Rotated(Sphere, nil, n) },

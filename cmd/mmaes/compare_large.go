@@ -209,8 +209,8 @@ func largescaleCmd(args []string, stdout, stderr io.Writer) error {
 	if *runs < 1 || *firstSeed < 1 || *workers < 1 || *budgetPerN < 1 || *maxEvals < 0 || *mmaMaxDim < 0 {
 		return fmt.Errorf("%w: -runs, -first-seed, -workers and -budget-per-n must be positive, -max-evals and -mma-max-dim ≥ 0", errUsage)
 	}
-	if *budgetPerN > maxBudgetPerN || *runs > maxFlagDim || *firstSeed > math.MaxInt-*runs {
-		return fmt.Errorf("%w: -budget-per-n at most %d, -runs at most %d, -first-seed + -runs within an int", errUsage, int64(maxBudgetPerN), maxFlagDim)
+	if *runs > maxFlagDim || *firstSeed > math.MaxInt-*runs {
+		return fmt.Errorf("%w: -runs at most %d, -first-seed + -runs within an int", errUsage, maxFlagDim)
 	}
 	if err := checkWorkersFlag("workers", *workers, 1); err != nil {
 		return err
