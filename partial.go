@@ -80,7 +80,7 @@ func (o *Optimizer) TellSome(indices []int, fitness []float64) error {
 		p.fit[indices[0]] = fitness[0]
 		o.recordBest(fitness[0], indices[0])
 		fired := o.globalStops()
-		if o.run.maxGen > 0 && o.run.gen >= o.run.maxGen {
+		if o.run.genLimitReached() {
 			fired.add(MaxGenerationsReached) // the generation counts
 		}
 		o.stop(fired)

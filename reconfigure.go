@@ -97,7 +97,7 @@ func (o *Optimizer) Reconfigure(edit func(*Config)) error {
 		// have in that generation.
 		set := o.fired &^ (1<<MaxEvalsReached | 1<<MaxGenerationsReached | 1<<TargetReached)
 		set |= o.globalStops()
-		if r.maxGen > 0 && r.gen >= r.maxGen {
+		if r.genLimitReached() {
 			set.add(MaxGenerationsReached)
 		}
 		if set.winner() == o.reason {

@@ -240,6 +240,10 @@ func runMu(cfg *Config, lambda0, lambda int) int {
 // Restarts returns the number of restarts made so far.
 func (o *Optimizer) Restarts() int { return o.run.restarts }
 
+// genLimitReached reports whether the current run has made the
+// generations its limit allows.
+func (r *runs) genLimitReached() bool { return r.maxGen > 0 && r.gen >= r.maxGen }
+
 func (r *runs) encode(e *encoder) {
 	e.int(r.restarts)
 	e.int(r.gen)

@@ -230,7 +230,7 @@ func (o *Optimizer) runStops(h health, genRange float64) (s stopSet) {
 		s.add(NumericalBreakdown)
 		return s
 	}
-	if o.run.maxGen > 0 && o.run.gen >= o.run.maxGen {
+	if o.run.genLimitReached() {
 		s.add(MaxGenerationsReached)
 	}
 	if c.TolFun > 0 && genRange < c.TolFun && o.hist.flat(c.TolFun) {

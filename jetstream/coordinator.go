@@ -278,14 +278,21 @@ func (c *Coordinator) start(ctx context.Context, kv natsjs.KeyValue, chunk int) 
 		if c.opt, err = mmaes.New(c.cfg.Optimizer); err != nil {
 			return err
 		}
-		if c.checkpoint, err = c.opt.AppendBinary(c.checkpoint[:0]); err != nil {
-			return err
-		}
-		if err := c.storeWith(ctx, func(ctx context.Context) error { return c.ckpt.storeSnapshot(ctx, c.checkpoint) }); err != nil {
+		if err := c.storeSnapshot(ctx); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// storeSnapshot stores a snapshot of the optimizer as it is, and waits
+// for the store.
+func (c *Coordinator) storeSnapshot(ctx context.Context) error {
+	var err error
+	if c.checkpoint, err = c.opt.AppendBinary(c.checkpoint[:0]); err != nil {
+		return err
+	}
+	return c.storeWith(ctx, func(ctx context.Context) error { return c.ckpt.storeSnapshot(ctx, c.checkpoint) })
 }
 
 // Optimizer returns the run's optimizer. It must not be used while Run
@@ -316,11 +323,7 @@ func (c *Coordinator) Run(ctx context.Context) (mmaes.Result, error) {
 		if err := c.waitStore(); errors.Is(err, ErrReplaced) {
 			return c.opt.Result(), err
 		}
-		var err error
-		if c.checkpoint, err = c.opt.AppendBinary(c.checkpoint[:0]); err != nil {
-			return c.opt.Result(), err
-		}
-		if err := c.storeWith(ctx, func(ctx context.Context) error { return c.ckpt.storeSnapshot(ctx, c.checkpoint) }); err != nil {
+		if err := c.storeSnapshot(ctx); err != nil {
 			return c.opt.Result(), err
 		}
 	}

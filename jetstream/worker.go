@@ -156,9 +156,9 @@ const minKeepAlive = 10 * time.Millisecond
 // evaluated.
 const resultGrace = 5 * time.Second
 
-// keepAlive tells the server every third of ackWait (at most every
-// minKeepAlive) that task m is in progress, until the returned function is
-// called.
+// keepAlive tells the server every third of ackWait (but no more often than
+// every minKeepAlive) that task m is in progress, until the returned
+// function is called.
 func keepAlive(m natsjs.Msg, ackWait time.Duration) (stop func()) {
 	if ackWait <= 0 {
 		return func() {}
