@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"time"
@@ -20,7 +22,16 @@ type WorkerConfig struct {
 	// Objective evaluates a candidate. It is called on the goroutine of
 	// Run, one task at a time; x is valid during the call only. Its value
 	// goes back as it is: NaN means infeasible, as for mmaes.Optimizer.Tell.
+	// A panic in Objective does not stop the worker: the candidate is
+	// answered with NaN (infeasible), so that the task is not delivered
+	// again to worker after worker; it is counted in
+	// WorkerStats.Panicked and passed to OnPanic.
 	Objective func(x []float64) float64
+	// OnPanic, when not nil, is called after Objective panicked, on the
+	// same goroutine, with the candidate (valid during the call only), the
+	// value the objective panicked with and the stack of the panic
+	// (runtime/debug.Stack), for the service's log.
+	OnPanic func(x []float64, value any, stack []byte)
 	// Prefetch has the worker fetch its next task while it evaluates one,
 	// which saves a round trip to the server per task; but the fetched task
 	// waits for the evaluation in progress even when another worker is
@@ -35,6 +46,7 @@ type WorkerStats struct {
 	Evaluated   int // tasks evaluated and answered
 	Redelivered int // of those, tasks delivered more than once
 	Malformed   int // task messages that were not tasks of this version and run, or whose check is not their candidate's (terminated)
+	Panicked    int // evaluations whose objective panicked (answered with NaN)
 }
 
 // A Worker pulls the tasks of one run from the task stream, one at a time,
@@ -186,6 +198,22 @@ func keepAlive(m natsjs.Msg, ackWait time.Duration) (stop func()) {
 	}
 }
 
+// evaluate returns the objective's value at x, NaN when it panicked.
+func (w *Worker) evaluate(x []float64) (f float64) {
+	defer func() {
+		if v := recover(); v != nil {
+			f = math.NaN()
+			w.mu.Lock()
+			w.stats.Panicked++
+			w.mu.Unlock()
+			if w.cfg.OnPanic != nil {
+				w.cfg.OnPanic(x, v, debug.Stack())
+			}
+		}
+	}()
+	return w.cfg.Objective(x)
+}
+
 func (w *Worker) pause(ctx context.Context) {
 	select {
 	case <-ctx.Done():
@@ -220,7 +248,7 @@ func (w *Worker) handle(ctx context.Context, m natsjs.Msg, t *task, ackWait time
 	}
 
 	stop := keepAlive(m, ackWait)
-	f := w.cfg.Objective(t.x)
+	f := w.evaluate(t.x)
 	stop()
 
 	r := result{runID: t.runID, generation: t.generation, index: t.index, check: t.check,

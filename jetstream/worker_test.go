@@ -3,11 +3,15 @@ package jetstream
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/mmaes-go/mmaes"
 	natsjs "github.com/nats-io/nats.go/jetstream"
 )
 
@@ -87,5 +91,64 @@ func TestWorkerHostileTasks(t *testing.T) {
 	}
 	if st := w.Stats(); st.Malformed != len(hostile) || calls.Load() != 1 {
 		t.Errorf("stats %+v, objective called %d times: want %d malformed and one call", st, calls.Load(), len(hostile))
+	}
+}
+
+// TestWorkerObjectivePanics: an objective that panics on some candidates
+// (x₁ > 2.5) stops no worker. Each such candidate is answered with NaN, so
+// that the run is the serial run of an objective that returns NaN there;
+// the panics are counted, each passed to OnPanic with its candidate, value
+// and stack, and no task is evaluated twice.
+func TestWorkerObjectivePanics(t *testing.T) {
+	ts := startServer(t)
+	const runID = "panics"
+	cfg := testConfig(30)
+	good := testObjective(0)
+	opt, err := mmaes.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := opt.Optimize(t.Context(), func(x []float64) float64 {
+		if x[1] > 2.5 {
+			return math.NaN()
+		}
+		return good(x)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var hooked int
+	g := startWorkers(t, ts.url(), runID, 3, 0, func(c *WorkerConfig) {
+		c.Objective = func(x []float64) float64 {
+			if x[1] > 2.5 {
+				panic(fmt.Sprintf("x₁ = %v", x[1]))
+			}
+			return good(x)
+		}
+		c.OnPanic = func(x []float64, v any, stack []byte) {
+			mu.Lock()
+			defer mu.Unlock()
+			hooked++
+			if s, _ := v.(string); s != fmt.Sprintf("x₁ = %v", x[1]) || !strings.Contains(string(stack), "TestWorkerObjectivePanics") {
+				t.Errorf("OnPanic(%v, %v, %.200s…)", x, v, stack)
+			}
+		}
+	})
+	res, st := runCoordinator(t, ts.url(), CoordinatorConfig{RunID: runID, Optimizer: cfg})
+	sameResult(t, res, want)
+	if st.Applied != want.Evals {
+		t.Errorf("stats %+v, want %d applied", st, want.Evals)
+	}
+	evaluated, _ := g.evaluated(want.Evals)
+	g.stop()
+	panicked := 0
+	for _, w := range g.workers {
+		panicked += w.Stats().Panicked
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if evaluated != want.Evals || panicked == 0 || panicked != hooked {
+		t.Errorf("%d evaluated (want %d), %d panicked, OnPanic called %d times (want as many, > 0)", evaluated, want.Evals, panicked, hooked)
 	}
 }
