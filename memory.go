@@ -38,8 +38,16 @@ func runMemory(cfg *Config, lambda, mu int) float64 {
 		hist = 10 + 30*n/float64(lambda) + 1
 	}
 	driver := 8 * (12*n + hist + float64(lambda)) // mean, step, best, box, history, weights
+	if cfg.Threads > 1 {
+		driver += threadStack * float64(cfg.Threads-1)
+	}
 	return driver + watchMemory(cfg) + noiseMemory(cfg) + populationMemory(cfg.Dim, lambda, cfg.Update == LMMA) + distributionMemory(cfg, lambda, mu)
 }
+
+// threadStack is the memory counted for the stack of each goroutine
+// Threads starts: the kernels' frames are small, and Go starts a stack at
+// 2 KiB.
+const threadStack = 8 << 10
 
 // populationMemory returns the bytes of a population of λ points of
 // dimension n: Z, Y (not with a distribution that samples directly), X,
@@ -54,10 +62,15 @@ func populationMemory(n, lambda int, direct bool) float64 {
 
 // fullMatrixMemory returns the bytes of the full-matrix distribution: A,
 // the copy A() returns, A_inv for Cholesky, its vectors, the sampling
-// kernel's scratch space and the rank-μ blocks.
+// kernel's scratch space (one more for each goroutine of Threads) and the
+// rank-μ blocks.
 func fullMatrixMemory(cfg *Config, lambda, mu int) float64 {
 	n := float64(cfg.Dim)
-	words := 2*n*n + 7*n + float64(kernel.WorkLen(min(cfg.Dim, 1<<20), min(lambda, 1<<20)))
+	work := float64(kernel.WorkLen(min(cfg.Dim, 1<<20), min(lambda, 1<<20)))
+	if cfg.Threads > 1 {
+		work *= float64(1 + cfg.Threads)
+	}
+	words := 2*n*n + 7*n + work
 	if cfg.NoEffect {
 		words += n*n + n // the axes
 	}

@@ -48,3 +48,59 @@ func TestMemoryBudget(t *testing.T) {
 		t.Errorf("MaxMemory 12345: budget %d", b)
 	}
 }
+
+// TestRunMemoryCoversHeap: the memory New checks against the budget
+// (runMemory) is at least the heap a run allocates in New and its first
+// generations, with the configurations that allocate most beside A: 64 and 1024
+// goroutines of Threads (each with its kernel work space), Cholesky,
+// MMA with active rank-μ, NoEffect's axes, Noise, and LMMA with threads.
+func TestRunMemoryCoversHeap(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		n    int
+		edit func(*Config)
+	}{
+		{"mma", 1024, func(*Config) {}},
+		{"threads=64", 1024, func(c *Config) { c.Threads = 64 }},
+		{"threads=1024", 512, func(c *Config) { c.Threads = 1024 }},
+		{"cholesky,threads=4", 512, func(c *Config) { c.Update = Cholesky; c.Threads = 4 }},
+		{"mma,rank-mu,active,threads=8", 512, func(c *Config) { c.RankMu = true; c.Active = true; c.Threads = 8 }},
+		{"noeffect", 512, func(c *Config) { c.NoEffect = true }},
+		{"noise", 64, func(c *Config) { c.Noise = true }},
+		{"lmma,threads=8", 20000, func(c *Config) { c.Update = LMMA; c.Threads = 8 }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := DefaultConfig(c.n)
+			c.edit(&cfg)
+			var m0, m1 runtime.MemStats
+			runtime.GC()
+			runtime.GC()
+			runtime.ReadMemStats(&m0)
+			o, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer o.Close()
+			fit := make([]float64, o.Lambda())
+			for range 3 {
+				for i, x := range o.Ask() {
+					fit[i] = x[0]
+				}
+				if err := o.Tell(fit); err != nil {
+					t.Fatal(err)
+				}
+			}
+			runtime.GC()
+			runtime.ReadMemStats(&m1)
+			heap := float64(m1.HeapAlloc) - float64(m0.HeapAlloc) - float64(8*len(fit))
+			par := o.Params()
+			counted := runMemory(&o.cfg, par.Lambda, par.Mu)
+			// The optimizer's structs, slice headers and channels are not
+			// counted: a few KiB.
+			if heap > counted+16<<10 {
+				t.Errorf("heap %.0f bytes, counted %.0f", heap, counted)
+			}
+			runtime.KeepAlive(o)
+		})
+	}
+}
