@@ -47,12 +47,22 @@ type noiseAdapt struct {
 	etaM, etaS float64   // the rates of the mean and of the covariance
 	em, es     []float64 // E of the mean (n) and of the covariance (n²)
 	vm, vs     float64   // V of each
-	m, g       []float64 // scratch: M and G, n×n each
+	m, g       []float64 // scratch: M and G, n×n each; m holds the next E_Σ after adapt
+	emNext     []float64 // the next E_m (n), after adapt
+	next       noiseRates
+}
+
+// noiseRates is a generation's proposed rates and averages, which commit
+// makes current.
+type noiseRates struct {
+	etaM, etaS, vm, vs float64
+	adapted            bool // the estimate was finite: the E's moved too
 }
 
 func newNoiseAdapt(n int) *noiseAdapt {
-	buf := make([]float64, n+3*n*n)
-	g := &noiseAdapt{n: n, em: buf[:n:n], es: buf[n : n+n*n : n+n*n], m: buf[n+n*n : n+2*n*n : n+2*n*n], g: buf[n+2*n*n:]}
+	buf := make([]float64, 2*n+3*n*n)
+	g := &noiseAdapt{n: n, em: buf[:n:n], es: buf[n : n+n*n : n+n*n], m: buf[n+n*n : n+2*n*n : n+2*n*n],
+		g: buf[n+2*n*n : n+3*n*n : n+3*n*n], emNext: buf[n+3*n*n:]}
 	g.reset()
 	return g
 }
@@ -63,7 +73,7 @@ func noiseMemory(cfg *Config) float64 {
 		return 0
 	}
 	n := float64(cfg.Dim)
-	return 8 * (n + 3*n*n)
+	return 8 * (2*n + 3*n*n)
 }
 
 // reset starts a run: rates 1, averages 0.
@@ -74,11 +84,13 @@ func (g *noiseAdapt) reset() {
 	g.vm, g.vs = 0, 0
 }
 
-// adapt updates the rates from the generation's full-rate update: z_w,
-// the local matrix update M (in g.m, symmetric) and the proposed σ ratio s.
-// A non-finite estimate leaves the state unchanged.
+// adapt proposes the rates (in g.next) from the generation's full-rate
+// update: z_w, the local matrix update M (in g.m, symmetric) and the
+// proposed σ ratio s. Nothing changes until commit; a non-finite estimate
+// proposes the state as it is.
 func (g *noiseAdapt) adapt(zw []float64, s float64) {
 	n := g.n
+	g.next = noiseRates{etaM: g.etaM, etaS: g.etaS, vm: g.vm, vs: g.vs}
 	// The covariance's local update G = s²·M·Mᵀ − I (symmetric).
 	s2 := s * s
 	for i := 0; i < n; i++ {
@@ -95,15 +107,30 @@ func (g *noiseAdapt) adapt(zw []float64, s float64) {
 	if !finite(normG) || !allFinite(zw) {
 		return
 	}
+	nx := &g.next
+	nx.adapted = true
 	b := lraBetaS
-	kernel.AxpBy(b/math.Sqrt2, g.g, 1-b, g.es)
-	g.vs = (1-b)*g.vs + b*normG/2
-	g.etaS = lraStep(g.etaS, b, kernel.Dot(g.es, g.es), g.vs)
+	esNext := g.m // M is no longer needed
+	copy(esNext, g.es)
+	kernel.AxpBy(b/math.Sqrt2, g.g, 1-b, esNext)
+	nx.vs = (1-b)*g.vs + b*normG/2
+	nx.etaS = lraStep(g.etaS, b, kernel.Dot(esNext, esNext), nx.vs)
 
 	b = lraBetaM
-	kernel.AxpBy(b, zw, 1-b, g.em)
-	g.vm = (1-b)*g.vm + b*kernel.Dot(zw, zw)
-	g.etaM = lraStep(g.etaM, b, kernel.Dot(g.em, g.em), g.vm)
+	copy(g.emNext, g.em)
+	kernel.AxpBy(b, zw, 1-b, g.emNext)
+	nx.vm = (1-b)*g.vm + b*kernel.Dot(zw, zw)
+	nx.etaM = lraStep(g.etaM, b, kernel.Dot(g.emNext, g.emNext), nx.vm)
+}
+
+// commit makes the rates and averages adapt proposed current.
+func (g *noiseAdapt) commit() {
+	nx := &g.next
+	g.etaM, g.etaS, g.vm, g.vs = nx.etaM, nx.etaS, nx.vm, nx.vs
+	if nx.adapted {
+		g.es, g.m = g.m, g.es
+		copy(g.em, g.emNext)
+	}
 }
 
 // lraStep returns the next rate from η, β and the averages ‖E‖², V.
@@ -124,23 +151,28 @@ func lraStep(eta, beta, e2, v float64) float64 {
 // adaptRates adapts the learning rates to the generation's full-rate
 // proposal and takes the proposal at them: the mean's step times η_m, A's
 // and σ's updates at η_Σ, σ times η_m(before)/η_m(after). It reports
-// whether σ stays finite and > 0.
+// whether σ stays finite and > 0; when not, the rates and averages are
+// left as they were, as update leaves the rest of the state.
 func (o *Optimizer) adaptRates() bool {
 	p, g := &o.pop, o.noise
 	o.dist.localUpdate(&p.sel, g.m)
-	etaM := g.etaM
 	g.adapt(p.sel.zw, math.Exp(o.step.logRatio))
-	o.dist.scaleProposal(g.etaS)
+	etaM, etaS := g.next.etaM, g.next.etaS
+	o.dist.scaleProposal(etaS)
 	copy(o.mNew, o.m)
-	kernel.Axpy(g.etaM*o.step.sigma, p.sel.yw, o.mNew)
+	kernel.Axpy(etaM*o.step.sigma, p.sel.yw, o.mNew)
 	if o.inj != nil && o.inj.count > 0 {
-		o.inj.meanShift(o.mNew, g.etaM*o.step.sigma, &p.sel, p.n)
+		o.inj.meanShift(o.mNew, etaM*o.step.sigma, &p.sel, p.n)
 	}
-	f := etaM / g.etaM
+	f := g.etaM / etaM
 	if f > 1 && o.box != nil {
-		f = o.boxCompensation(f, g.g[:p.n])
+		f = o.boxCompensation(f, etaS, g.g[:p.n])
 	}
-	return o.step.scaleProposal(g.etaS, f)
+	if !o.step.scaleProposal(etaS, f) {
+		return false
+	}
+	g.commit()
+	return true
 }
 
 // With a box, the compensation of a falling η_m takes no coordinate's
@@ -158,9 +190,9 @@ const (
 // below noiseBoxFloor. The box maps ℝⁿ onto itself periodically: a
 // deviation wider than the box samples copies of it, the selection sees
 // little but their aliasing, the signal-to-noise ratio falls, η_m falls
-// with it and the compensation would raise σ further, without end. rows
-// is scratch space of n.
-func (o *Optimizer) boxCompensation(f float64, rows []float64) float64 {
+// with it and the compensation would raise σ further, without end. etaS
+// is the generation's η_Σ, rows scratch space of n.
+func (o *Optimizer) boxCompensation(f, etaS float64, rows []float64) float64 {
 	o.dist.stdDevs(rows)
 	r := 0.0 // the largest ‖A_i‖ over its width
 	for i, a := range rows {
@@ -168,7 +200,7 @@ func (o *Optimizer) boxCompensation(f float64, rows []float64) float64 {
 			r = max(r, a/w)
 		}
 	}
-	sigma := o.step.sigma * math.Exp(o.noise.etaS*o.step.logRatio) // σ before f
+	sigma := o.step.sigma * math.Exp(etaS*o.step.logRatio) // σ before f
 	if lim := noiseBoxStd / (sigma * r); lim < f {
 		f = max(noiseBoxFloor, lim)
 	}
