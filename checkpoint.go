@@ -584,7 +584,7 @@ func (p *Params) valid(cfg *Config) bool {
 	return p.MuEff >= 1 && finite(p.MuEff) && p.C > 0 && p.C <= 1 && p.C1 > 0 && (p.C1 < 1 || p.C1 == 1 && cfg.Update == LMMA) &&
 		p.CSigma > 0 && p.CSigma <= 1 && p.DSigma > 0 && finite(p.DSigma) &&
 		p.ChiN > 0 && finite(p.ChiN) && p.TolFunHist >= 1 && p.TolFunHist <= 1<<25 &&
-		(!cfg.RankMu || p.CMu > 0 && p.C1+p.CMu <= 1) && (cfg.RankMu || p.CMu == 0)
+		(!cfg.RankMu || p.CMu >= 0 && p.C1+p.CMu <= 1) && (cfg.RankMu || p.CMu == 0) // c_μ is 0 at μ_eff = 1
 }
 
 // An encoder appends the little-endian words of a checkpoint to b, or, when

@@ -560,10 +560,13 @@ func (o *Optimizer) V() []float64 {
 func (o *Optimizer) S() []float64 { return o.step.s }
 
 // Params returns the resolved strategy parameters of the current run (with
-// a copy of the weights).
+// copies of the weights, positive and negative).
 func (o *Optimizer) Params() Params {
 	p := o.par
 	p.Weights = append([]float64(nil), p.Weights...)
+	if p.NegWeights != nil {
+		p.NegWeights = append([]float64(nil), p.NegWeights...)
+	}
 	return p
 }
 

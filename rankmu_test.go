@@ -1,6 +1,7 @@
 package mmaes_test
 
 import (
+	"bytes"
 	"slices"
 	"testing"
 
@@ -35,5 +36,51 @@ func TestRankMuHelps(t *testing.T) {
 		if float64(rank) > c.ratio*float64(paper) {
 			t.Errorf("%s n=16: rank-μ %d evaluations, paper %d: ratio above %g", c.fn, rank, paper, c.ratio)
 		}
+	}
+}
+
+// TestRankMuOneParent: with Mu = 1 (μ_eff = 1) the rank-μ rate resolves to
+// c_μ = 0, which New takes; the run's checkpoints restore and continue
+// bit for bit (the decoder refused c_μ = 0).
+func TestRankMuOneParent(t *testing.T) {
+	cfg := mmaes.DefaultConfig(5)
+	cfg.RankMu, cfg.Mu, cfg.Seed = true, 1, 3
+	o := mustNew(t, cfg)
+	if p := o.Params(); p.CMu != 0 || p.MuEff != 1 {
+		t.Fatalf("c_μ = %g, μ_eff = %g: want 0 and 1", p.CMu, p.MuEff)
+	}
+	whole := mustNew(t, cfg)
+	runGens(t, whole, ellipsoid, 20)
+	runGens(t, o, ellipsoid, 10)
+	b, err := o.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r mmaes.Optimizer
+	if err := r.UnmarshalBinary(b); err != nil {
+		t.Fatalf("UnmarshalBinary of its own checkpoint: %v", err)
+	}
+	runGens(t, &r, ellipsoid, 10)
+	if !bytes.Equal(state(t, &r), state(t, whole)) {
+		t.Error("the restored run differs from the whole run")
+	}
+}
+
+// TestParamsCopies: writing into the weights Params returned (positive
+// and, with Active, negative) changes nothing in the run.
+func TestParamsCopies(t *testing.T) {
+	cfg := mmaes.DefaultConfig(6)
+	cfg.RankMu, cfg.Active, cfg.Seed = true, true, 4
+	o, twin := mustNew(t, cfg), mustNew(t, cfg)
+	p := o.Params()
+	if len(p.NegWeights) == 0 {
+		t.Fatal("no negative weights with Active")
+	}
+	clear(p.Weights)
+	clear(p.NegWeights)
+	runGens(t, o, ellipsoid, 20)
+	runGens(t, twin, ellipsoid, 20)
+	if !bytes.Equal(state(t, o), state(t, twin)) {
+		t.Error("writing into Params' weights changed the run")
 	}
 }
