@@ -217,7 +217,7 @@ func decodeBody(body []byte, version uint32, size int) (*Optimizer, error) {
 	if err != nil {
 		return nil, ckErr("%v", err)
 	}
-	par0, err := resolve(&cfg)
+	par0, err := resolve(&cfg, fix)
 	if err != nil {
 		return nil, ckErr("%v", err)
 	}
@@ -254,8 +254,8 @@ func decodeBody(body []byte, version uint32, size int) (*Optimizer, error) {
 	if 8*words > float64(len(d.b)) {
 		return nil, ckErr("truncated: %d bytes for n=%d, λ=%d", size, n, lam)
 	}
-	if b := memoryBudget(&cfg); b > 0 && runMemory(&cfg, lam, par.Mu) > float64(b) {
-		return nil, ckErr("the run needs %s, more than the memory budget of %s", bytesString(runMemory(&cfg, lam, par.Mu)), bytesString(float64(b)))
+	if b, need := memoryBudget(&cfg), runMemory(&cfg, fix, lam, par.Mu); b > 0 && need > float64(b) {
+		return nil, ckErr("the run needs %s, more than the memory budget of %s", bytesString(need), bytesString(float64(b)))
 	}
 
 	o := newOptimizer(cfg, fix, par, par0.Lambda, max(par0.TolFunHist, par.TolFunHist))
@@ -325,6 +325,9 @@ func decodeBody(body []byte, version uint32, size int) (*Optimizer, error) {
 			return nil, ckErr("injected candidates without a pending generation")
 		}
 		o.inj = inj
+		if b, need := memoryBudget(&cfg), o.memory(&cfg, lam, par.Mu); inj != nil && b > 0 && need > float64(b) {
+			return nil, ckErr("the run with its injected points needs %s, more than the memory budget of %s", bytesString(need), bytesString(float64(b)))
+		}
 	}
 	if err := o.dist.decode(d, live); err != nil {
 		return nil, err

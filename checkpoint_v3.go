@@ -111,7 +111,7 @@ func decodeV3(data []byte, version uint32) (*Optimizer, error) {
 
 	// The rest of the config without the bounds, which come later: the
 	// first run's parameters give λ0 and the history size.
-	par0, err := resolve(&cfg)
+	par0, err := resolve(&cfg, nil)
 	if err != nil {
 		return nil, ckErr("%v", err)
 	}

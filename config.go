@@ -392,11 +392,11 @@ func finite(x float64) bool { return math.Abs(x) <= math.MaxFloat64 }
 // as an Optimizer made from it would use them, without making one (New
 // allocates A and the population). The error is New's for the same Config.
 func (c Config) Params() (Params, error) {
-	c, _, err := splitFixed(c)
+	c, fix, err := splitFixed(c)
 	if err != nil {
 		return Params{}, err
 	}
-	return resolve(&c)
+	return resolve(&c, fix)
 }
 
 // configChecks validate a Config, each the fields of one concern, in this
@@ -417,18 +417,19 @@ var configChecks = []func(*Config, *Params) error{
 	resolveRates,
 	checkStops,
 	checkMeanInBounds,
-	checkMemory,
 }
 
-// resolve validates cfg and computes the Params of its first run.
-func resolve(cfg *Config) (Params, error) {
+// resolve validates cfg, the Config of the searched coordinates with their
+// embedding fix (nil without Fixed; splitFixed), computes the Params of its
+// first run and checks that the run fits the memory budget.
+func resolve(cfg *Config, fix *fixedCoords) (Params, error) {
 	var p Params
 	for _, check := range configChecks {
 		if err := check(cfg, &p); err != nil {
 			return p, err
 		}
 	}
-	return p, nil
+	return p, checkMemory(cfg, fix, &p, 0)
 }
 
 // checkCore validates Dim, Sigma and Mean.

@@ -65,6 +65,10 @@ func splitFixed(cfg Config) (Config, *fixedCoords, error) {
 		}
 	}
 	n := cfg.Dim
+	if b := memoryBudget(&cfg); b > 0 && fixedMemory(n, len(cfg.Fixed), 0) > float64(b) {
+		return cfg, nil, cfgErr("MaxMemory", "the full vectors of Dim = %d need %s, more than the budget of %s (%s)",
+			n, bytesString(fixedMemory(n, len(cfg.Fixed), 0)), bytesString(float64(b)), budgetSource(&cfg))
+	}
 	f := &fixedCoords{base: make([]float64, n), mean: make([]float64, n), best: make([]float64, n)}
 	for i := range n {
 		if v, ok := cfg.Fixed[i]; ok {
@@ -116,6 +120,21 @@ func (f *fixedCoords) expand(dst, u []float64) []float64 {
 		dst[i] = u[k]
 	}
 	return dst
+}
+
+// memory returns the bytes of the embedding with population λ (fixedMemory).
+func (f *fixedCoords) memory(lambda int) float64 {
+	return fixedMemory(len(f.base), len(f.cfg.Fixed), lambda)
+}
+
+// fixedMemory returns the bytes of the embedding of Dim = n with k fixed
+// coordinates and population λ: the λ full candidates and their views, the
+// full vectors (base, mean, best, the caller's Mean, Lower, Upper, Scales),
+// the free coordinates' indices, deviations and gathered vectors, and the
+// map of fixed values (about 48 bytes an entry).
+func fixedMemory(n, k, lambda int) float64 {
+	full, free, l := float64(n), float64(n-k), float64(lambda)
+	return 8*(l*full+7*full+6*free) + 24*l + 48*float64(k)
 }
 
 // resize sizes the candidates for λ, allocating only when λ grows.

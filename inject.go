@@ -61,8 +61,11 @@ type injection struct {
 // ranks first in its generation takes the place of a candidate in the
 // next one again, until a sampled candidate beats it in its generation or
 // the run restarts. It returns ErrLength for a wrong length,
-// ErrInject for a coordinate that is not finite. The first call allocates
-// scratch space (A's size, for the step's solve).
+// ErrInject for a coordinate that is not finite, and the MaxMemory
+// *ConfigError when the space it needs (A's size, for the step's solve,
+// and 2·λ·Dim floats, allocated when the first injected point is sampled)
+// would take the run beyond the memory budget (Config.MaxMemory); a restart
+// counts that space too.
 func (o *Optimizer) Inject(x []float64) error {
 	switch {
 	case o.dist == nil:
@@ -73,6 +76,12 @@ func (o *Optimizer) Inject(x []float64) error {
 		return ErrInject
 	}
 	if o.inj == nil {
+		// The space applyInjections and the step's solve allocate.
+		b, need := memoryBudget(&o.cfg), runMemory(&o.cfg, o.fix, o.pop.lambda, o.par.Mu)+injectMemory(&o.cfg, o.pop.lambda)
+		if b > 0 && need > float64(b) {
+			return cfgErr("MaxMemory", "Inject's space (%s) with the run's needs %s, more than the budget of %s (%s)",
+				bytesString(injectMemory(&o.cfg, o.pop.lambda)), bytesString(need), bytesString(float64(b)), budgetSource(&o.cfg))
+		}
 		o.inj = &injection{}
 	}
 	o.inj.queue = append(o.inj.queue, x...)

@@ -443,3 +443,75 @@ func TestInjectProblems(t *testing.T) {
 		}
 	}
 }
+
+// TestInjectMemory: the first Inject of a run that the budget holds only
+// without Inject's space (the LU factors of A and the injected
+// candidates) returns the MaxMemory ConfigError and changes nothing; with
+// room for it, A(), Inject and a generation allocate no more than the
+// budget (they allocated 150 % of it), and a restored checkpoint with
+// injected points waiting is refused where the budget does not hold them.
+func TestInjectMemory(t *testing.T) {
+	const n = 300
+	cfg := mmaes.DefaultConfig(n)
+	cfg.Seed = 5
+	lo, hi := int64(1<<10), int64(1<<30) // the smallest budget New accepts, to 4 KiB
+	for hi-lo > 1<<12 {
+		cfg.MaxMemory = (lo + hi) / 2
+		if _, err := mmaes.New(cfg); err != nil {
+			lo = cfg.MaxMemory
+		} else {
+			hi = cfg.MaxMemory
+		}
+	}
+	cfg.MaxMemory = hi
+	o, twin := mustNew(t, cfg), mustNew(t, cfg)
+	var ce *mmaes.ConfigError
+	if err := o.Inject(make([]float64, n)); !errors.As(err, &ce) || ce.Field != "MaxMemory" {
+		t.Fatalf("Inject beyond the budget: err = %v", err)
+	}
+	runGens(t, o, sphere, 3)
+	runGens(t, twin, sphere, 3)
+	if !bytes.Equal(state(t, o), state(t, twin)) {
+		t.Error("a refused Inject changed the run")
+	}
+
+	cfg.MaxMemory = hi + hi/2 // A is a third of a run's memory, the LU another
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	o = mustNew(t, cfg)
+	o.A()
+	if err := o.Inject(make([]float64, n)); err != nil {
+		t.Fatalf("Inject within the budget: %v", err)
+	}
+	runGens(t, o, sphere, 2)
+	runtime.ReadMemStats(&m1)
+	if got := int64(m1.TotalAlloc - m0.TotalAlloc); got > cfg.MaxMemory {
+		t.Errorf("New, A(), Inject and 2 generations allocated %d bytes, more than MaxMemory %d", got, cfg.MaxMemory)
+	}
+
+	if err := o.Inject(make([]float64, n)); err != nil {
+		t.Fatal(err)
+	}
+	cfg.MaxMemory = 0
+	o = mustNew(t, cfg)
+	if err := o.Inject(make([]float64, n)); err != nil {
+		t.Fatal(err)
+	}
+	b, err := o.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	withMemoryLimit(hi, func() {
+		var r mmaes.Optimizer
+		if err := r.UnmarshalBinary(b); !errors.Is(err, mmaes.ErrCheckpoint) {
+			t.Errorf("a checkpoint with a waiting point, restored within the budget without Inject's space: err = %v", err)
+		}
+	})
+	withMemoryLimit(hi+hi/2, func() {
+		var r mmaes.Optimizer
+		if err := r.UnmarshalBinary(b); err != nil {
+			t.Errorf("restored within a budget with Inject's space: %v", err)
+		}
+	})
+}

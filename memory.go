@@ -29,9 +29,11 @@ func memoryBudget(cfg *Config) int64 {
 	return machineMemory()
 }
 
-// runMemory returns the bytes a run of cfg with population λ and μ parents
-// allocates (and A() may add), as a float64 so that no size overflows.
-func runMemory(cfg *Config, lambda, mu int) float64 {
+// runMemory returns the bytes a run of cfg (the searched coordinates') with
+// population λ and μ parents allocates (and A() may add), with fix, the
+// embedding of Fixed coordinates (nil: none), as a float64 so that no size
+// overflows.
+func runMemory(cfg *Config, fix *fixedCoords, lambda, mu int) float64 {
 	n := float64(cfg.Dim)
 	hist := float64(cfg.TolFunHist)
 	if hist == 0 {
@@ -40,6 +42,9 @@ func runMemory(cfg *Config, lambda, mu int) float64 {
 	driver := 8 * (12*n + hist + float64(lambda)) // mean, step, best, box, history, weights
 	if cfg.Threads > 1 {
 		driver += threadStack * float64(cfg.Threads-1)
+	}
+	if fix != nil {
+		driver += fix.memory(lambda)
 	}
 	return driver + watchMemory(cfg) + noiseMemory(cfg) + populationMemory(cfg.Dim, lambda, cfg.Update == LMMA) + distributionMemory(cfg, lambda, mu)
 }
@@ -87,21 +92,51 @@ func fullMatrixMemory(cfg *Config, lambda, mu int) float64 {
 	return 8 * words
 }
 
-// checkMemory refuses a Config whose first run (λ, μ in p) needs more than
-// the budget.
-func checkMemory(cfg *Config, p *Params) error {
+// injectMemory returns the bytes Inject adds to a run of cfg with
+// population λ: the injected candidates and their clipped parts, a few
+// vectors, and for the full matrix the LU factors of A for the step's
+// solve (the limited memory's solve space is in lowRankMemory).
+func injectMemory(cfg *Config, lambda int) float64 {
+	n := float64(cfg.Dim)
+	b := 8 * (2*float64(lambda)*n + 5*n)
+	if cfg.Update != LMMA {
+		b += 8 * n * n
+	}
+	return b
+}
+
+// memory returns the bytes the optimizer's run of cfg (its own, or one
+// with new limits) needs at population λ and μ parents: runMemory, and
+// Inject's space once Inject was called.
+func (o *Optimizer) memory(cfg *Config, lambda, mu int) float64 {
+	b := runMemory(cfg, o.fix, lambda, mu)
+	if o.inj != nil {
+		b += injectMemory(cfg, lambda)
+	}
+	return b
+}
+
+// checkMemory refuses a Config (with its embedding fix, as for runMemory)
+// whose first run (λ, μ in p) needs more than the budget; extra is what
+// the optimizer adds (Inject's space).
+func checkMemory(cfg *Config, fix *fixedCoords, p *Params, extra float64) error {
 	budget := memoryBudget(cfg)
-	need := runMemory(cfg, p.Lambda, p.Mu)
+	need := runMemory(cfg, fix, p.Lambda, p.Mu) + extra
 	if budget > 0 && need > float64(budget) {
 		hint := ""
 		if cfg.Update != LMMA {
 			lm := *cfg
 			lm.Update, lm.RankMu, lm.Active, lm.Noise, lm.NoEffect = LMMA, false, false, false, false
-			hint = fmt.Sprintf("; the full matrix alone is n² floats: the limited-memory Update LMMA needs %s",
-				bytesString(runMemory(&lm, p.Lambda, p.Mu)))
+			if lmNeed := runMemory(&lm, fix, p.Lambda, p.Mu) + extra; lmNeed < need/2 { // the matrix is most of it
+				hint = fmt.Sprintf("; the full matrix alone is n² floats: the limited-memory Update LMMA needs %s", bytesString(lmNeed))
+			}
 		}
-		return cfgErr("MaxMemory", "a run of n = %d, λ = %d needs %s, more than the budget of %s (%s)%s",
-			cfg.Dim, p.Lambda, bytesString(need), bytesString(float64(budget)), budgetSource(cfg), hint)
+		run := fmt.Sprintf("n = %d", cfg.Dim)
+		if fix != nil {
+			run = fmt.Sprintf("Dim = %d (n = %d searched)", len(fix.base), cfg.Dim)
+		}
+		return cfgErr("MaxMemory", "a run of %s, λ = %d needs %s, more than the budget of %s (%s)%s",
+			run, p.Lambda, bytesString(need), bytesString(float64(budget)), budgetSource(cfg), hint)
 	}
 	return nil
 }

@@ -51,9 +51,11 @@ func TestMemoryBudget(t *testing.T) {
 
 // TestRunMemoryCoversHeap: the memory New checks against the budget
 // (runMemory) is at least the heap a run allocates in New and its first
-// generations, with the configurations that allocate most beside A: 64 and 1024
-// goroutines of Threads (each with its kernel work space), Cholesky,
-// MMA with active rank-μ, NoEffect's axes, Noise, and LMMA with threads.
+// generations, with the configurations that allocate most beside A: 64
+// and 1024 goroutines of Threads (each with its kernel work space),
+// Cholesky, MMA with active rank-μ, NoEffect's axes, Noise, LMMA with
+// threads, and 10 searched coordinates of 3000 with λ = 2000 (the full
+// candidates are most of it).
 func TestRunMemoryCoversHeap(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -68,6 +70,12 @@ func TestRunMemoryCoversHeap(t *testing.T) {
 		{"noeffect", 512, func(c *Config) { c.NoEffect = true }},
 		{"noise", 64, func(c *Config) { c.Noise = true }},
 		{"lmma,threads=8", 20000, func(c *Config) { c.Update = LMMA; c.Threads = 8 }},
+		{"fixed,lambda=2000", 3000, func(c *Config) {
+			c.Lambda, c.Fixed = 2000, map[int]float64{}
+			for i := 10; i < c.Dim; i++ {
+				c.Fixed[i] = 1
+			}
+		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := DefaultConfig(c.n)
@@ -94,7 +102,7 @@ func TestRunMemoryCoversHeap(t *testing.T) {
 			runtime.ReadMemStats(&m1)
 			heap := float64(m1.HeapAlloc) - float64(m0.HeapAlloc) - float64(8*len(fit))
 			par := o.Params()
-			counted := runMemory(&o.cfg, par.Lambda, par.Mu)
+			counted := runMemory(&o.cfg, o.fix, par.Lambda, par.Mu)
 			// The optimizer's structs, slice headers and channels are not
 			// counted: a few KiB.
 			if heap > counted+16<<10 {

@@ -154,3 +154,78 @@ func TestLMMAHeap(t *testing.T) {
 	}
 	runtime.KeepAlive(o)
 }
+
+// fixedAllBut returns a Config of dimension dim with every coordinate but
+// the first fixed at 0.
+func fixedAllBut(dim, lambda int) mmaes.Config {
+	cfg := mmaes.DefaultConfig(dim)
+	cfg.Lambda = lambda
+	cfg.Fixed = map[int]float64{}
+	for i := 1; i < dim; i++ {
+		cfg.Fixed[i] = 0
+	}
+	return cfg
+}
+
+// TestMemoryFixed: with Fixed coordinates the candidates Ask returns are
+// full length (λ × Dim), which the budget counts: New, Config.Params and
+// UnmarshalBinary refuse a run whose full candidates exceed it (the
+// searched coordinates' run alone is small: it was accepted, and New then
+// allocated 16× the budget, or died allocating 800 GB at Dim = 10⁵ with
+// λ = 2²⁰); Reconfigure and SetLimits of a run with many fixed coordinates
+// check the searched coordinates' run (they sized a full n×n matrix and
+// refused it).
+func TestMemoryFixed(t *testing.T) {
+	var ce *mmaes.ConfigError
+	cfg := fixedAllBut(1000, 100000) // 763 MiB of full candidates, 1 searched coordinate
+	cfg.MaxMemory = 50 << 20
+	if _, err := mmaes.New(cfg); !errors.As(err, &ce) || ce.Field != "MaxMemory" || !strings.Contains(err.Error(), "Dim = 1000") {
+		t.Errorf("Dim 1000, λ = 10⁵, 1 free within 50 MiB: err = %v", err)
+	}
+	if _, err := cfg.Params(); err == nil {
+		t.Error("Config.Params accepts it")
+	}
+	if strconv.IntSize == 64 {
+		huge := fixedAllBut(100000, 1<<20) // 800 GB
+		if _, err := mmaes.New(huge); !errors.As(err, &ce) || ce.Field != "MaxMemory" {
+			t.Errorf("Dim 10⁵, λ = 2²⁰, 1 free, the default budget: err = %v", err)
+		}
+	}
+
+	// A checkpoint made within a larger budget is refused within a
+	// smaller one, before the allocation.
+	small := fixedAllBut(1000, 10000) // 76 MiB of full candidates
+	var b []byte
+	withMemoryLimit(400<<20, func() {
+		o := mustNew(t, small)
+		runGens(t, o, sphere, 2)
+		var err error
+		if b, err = o.MarshalBinary(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	withMemoryLimit(50<<20, func() {
+		var r mmaes.Optimizer
+		if err := r.UnmarshalBinary(b); !errors.Is(err, mmaes.ErrCheckpoint) || !strings.Contains(err.Error(), "budget") {
+			t.Errorf("restored within 50 MiB: err = %v", err)
+		}
+	})
+
+	// 10 searched coordinates of 20 000: a few MB, whatever the limits.
+	few := mmaes.DefaultConfig(20000)
+	few.MaxMemory = 1 << 30
+	few.Fixed = map[int]float64{}
+	for i := 10; i < 20000; i++ {
+		few.Fixed[i] = 0
+	}
+	o := mustNew(t, few)
+	if err := o.SetLimits(1000, 0); err != nil {
+		t.Errorf("SetLimits: %v", err)
+	}
+	if err := o.Reconfigure(func(c *mmaes.Config) { c.TargetF = 1e-3 }); err != nil {
+		t.Errorf("Reconfigure: %v", err)
+	}
+	if err := o.Reconfigure(func(c *mmaes.Config) { c.MaxMemory = 1 << 20 }); !errors.Is(err, mmaes.ErrReconfigure) {
+		t.Errorf("Reconfigure of MaxMemory: err = %v", err)
+	}
+}

@@ -67,17 +67,21 @@ func (o *Optimizer) Reconfigure(edit func(*Config)) error {
 	if !reflect.DeepEqual(a, b) {
 		return ErrReconfigure
 	}
-	// Stagnation's records grow with MaxGenerations: the run, and so its
-	// checkpoint, must stay within the memory budget.
-	if err := checkMemory(&c, &o.par); err != nil {
-		return err
-	}
 	apply := func(dst *Config) {
 		dst.MaxEvals, dst.MaxGenerations, dst.TargetF = c.MaxEvals, c.MaxGenerations, c.TargetF
 		dst.TolFun, dst.TolX, dst.MaxCondition = c.TolFun, c.TolX, c.MaxCondition
 		dst.FlatFitness, dst.Hopeless, dst.Endless = c.FlatFitness, c.Hopeless, c.Endless
 		dst.MinStd, dst.MaxStd, dst.Workers, dst.Observer = c.MinStd, c.MaxStd, c.Workers, c.Observer
 		dst.Threads = c.Threads
+	}
+	// Stagnation's records grow with MaxGenerations, and the threads'
+	// work space with Threads: the run, and so its checkpoint, must stay
+	// within the memory budget (that of the searched coordinates' run).
+	searched := o.cfg
+	apply(&searched)
+	extra := o.memory(&searched, o.par.Lambda, o.par.Mu) - runMemory(&searched, o.fix, o.par.Lambda, o.par.Mu)
+	if err := checkMemory(&searched, o.fix, &o.par, extra); err != nil {
+		return err
 	}
 	apply(&o.cfg)
 	if o.fix != nil {

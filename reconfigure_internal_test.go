@@ -8,11 +8,11 @@ import "testing"
 func TestReconfigureMemory(t *testing.T) {
 	cfg := DefaultConfig(4)
 	cfg.Stagnation, cfg.MaxGenerations = true, 50
-	par, err := resolve(&cfg)
+	par, err := resolve(&cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.MaxMemory = int64(runMemory(&cfg, par.Lambda, par.Mu)) + 4096
+	cfg.MaxMemory = int64(runMemory(&cfg, nil, par.Lambda, par.Mu)) + 4096
 	o, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)

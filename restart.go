@@ -212,7 +212,7 @@ func (o *Optimizer) restart(r Reason) Reason {
 		*o.src = src
 		return r
 	}
-	if b := o.run.budget; b > 0 && runMemory(&o.cfg, par.Lambda, par.Mu) > float64(b) {
+	if b := o.run.budget; b > 0 && o.memory(&o.cfg, par.Lambda, par.Mu) > float64(b) {
 		*o.src = src
 		return MaxMemoryReached
 	}

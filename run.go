@@ -12,7 +12,7 @@ func New(cfg Config) (*Optimizer, error) {
 	if err != nil {
 		return nil, err
 	}
-	par, err := resolve(&cfg)
+	par, err := resolve(&cfg, fix)
 	if err != nil {
 		return nil, err
 	}
