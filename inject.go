@@ -77,10 +77,8 @@ func (o *Optimizer) Inject(x []float64) error {
 	}
 	if o.inj == nil {
 		// The space applyInjections and the step's solve allocate.
-		b, need := memoryBudget(&o.cfg), runMemory(&o.cfg, o.fix, o.pop.lambda, o.par.Mu)+injectMemory(&o.cfg, o.pop.lambda)
-		if b > 0 && need > float64(b) {
-			return cfgErr("MaxMemory", "Inject's space (%s) with the run's needs %s, more than the budget of %s (%s)",
-				bytesString(injectMemory(&o.cfg, o.pop.lambda)), bytesString(need), bytesString(float64(b)), budgetSource(&o.cfg))
+		if err := checkMemory(&o.cfg, o.fix, &o.par, injectMemory(&o.cfg, o.par.Lambda)); err != nil {
+			return err
 		}
 		o.inj = &injection{}
 	}

@@ -107,18 +107,23 @@ func injectMemory(cfg *Config, lambda int) float64 {
 
 // memory returns the bytes the optimizer's run of cfg (its own, or one
 // with new limits) needs at population λ and μ parents: runMemory, and
-// Inject's space once Inject was called.
+// Inject's space once Inject was called (injected).
 func (o *Optimizer) memory(cfg *Config, lambda, mu int) float64 {
-	b := runMemory(cfg, o.fix, lambda, mu)
-	if o.inj != nil {
-		b += injectMemory(cfg, lambda)
+	return runMemory(cfg, o.fix, lambda, mu) + o.injected(cfg, lambda)
+}
+
+// injected returns Inject's space in a run of cfg with population λ once
+// Inject was called, else 0.
+func (o *Optimizer) injected(cfg *Config, lambda int) float64 {
+	if o.inj == nil {
+		return 0
 	}
-	return b
+	return injectMemory(cfg, lambda)
 }
 
 // checkMemory refuses a Config (with its embedding fix, as for runMemory)
-// whose first run (λ, μ in p) needs more than the budget; extra is what
-// the optimizer adds (Inject's space).
+// whose run with the λ and μ of p needs more than the budget, with extra
+// bytes the optimizer adds (Inject's space).
 func checkMemory(cfg *Config, fix *fixedCoords, p *Params, extra float64) error {
 	budget := memoryBudget(cfg)
 	need := runMemory(cfg, fix, p.Lambda, p.Mu) + extra

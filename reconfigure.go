@@ -79,8 +79,7 @@ func (o *Optimizer) Reconfigure(edit func(*Config)) error {
 	// within the memory budget (that of the searched coordinates' run).
 	searched := o.cfg
 	apply(&searched)
-	extra := o.memory(&searched, o.par.Lambda, o.par.Mu) - runMemory(&searched, o.fix, o.par.Lambda, o.par.Mu)
-	if err := checkMemory(&searched, o.fix, &o.par, extra); err != nil {
+	if err := checkMemory(&searched, o.fix, &o.par, o.injected(&searched, o.par.Lambda)); err != nil {
 		return err
 	}
 	apply(&o.cfg)
