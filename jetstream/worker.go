@@ -25,7 +25,9 @@ type WorkerConfig struct {
 	// A panic in Objective does not stop the worker: the candidate is
 	// answered with NaN (infeasible), so that the task is not delivered
 	// again to worker after worker; it is counted in
-	// WorkerStats.Panicked and passed to OnPanic.
+	// WorkerStats.Panicked and passed to OnPanic. An objective that ends
+	// its goroutine (runtime.Goexit) ends Run's goroutine likewise; its
+	// task is delivered again after AckWait.
 	Objective func(x []float64) float64
 	// OnPanic, when not nil, is called after Objective panicked, on the
 	// same goroutine, with the candidate (valid during the call only), the
@@ -198,6 +200,15 @@ func keepAlive(m natsjs.Msg, ackWait time.Duration) (stop func()) {
 	}
 }
 
+// evaluateAlive evaluates x while it tells the server that task m is in
+// progress. An objective that ends its goroutine (runtime.Goexit) stops
+// the reports too, so that the task is delivered again after AckWait.
+func (w *Worker) evaluateAlive(m natsjs.Msg, x []float64, ackWait time.Duration) float64 {
+	stop := keepAlive(m, ackWait)
+	defer stop()
+	return w.evaluate(x)
+}
+
 // evaluate returns the objective's value at x, NaN when it panicked.
 func (w *Worker) evaluate(x []float64) (f float64) {
 	defer func() {
@@ -247,9 +258,7 @@ func (w *Worker) handle(ctx context.Context, m natsjs.Msg, t *task, ackWait time
 		id = t.runID + "." + strconv.FormatUint(meta.Sequence.Stream, 10)
 	}
 
-	stop := keepAlive(m, ackWait)
-	f := w.evaluate(t.x)
-	stop()
+	f := w.evaluateAlive(m, t.x, ackWait)
 
 	r := result{runID: t.runID, generation: t.generation, index: t.index, check: t.check,
 		delivered: uint32(min(delivered, 1<<32-1)), f: f}
