@@ -222,7 +222,6 @@ func (o *Optimizer) tellRanked(k, valid int) error {
 	if o.update() {
 		c := &o.cfg
 		h := o.dist.inspect(o.gen, c.MinStd > 0 || c.MaxStd > 0 || o.margin != nil)
-		o.noteScan(h)
 		if !h.broken {
 			o.step.bound(c.MinStd, c.MaxStd, h.minRow, h.maxRow)
 			if o.margin != nil {
@@ -230,6 +229,7 @@ func (o *Optimizer) tellRanked(k, valid int) error {
 				o.margin.correct(o.m, o.step.sigma)
 			}
 		}
+		o.noteScan(h) // with σ as bounded
 		fired |= o.runStops(h, genRange)
 	} else {
 		fired.add(NumericalBreakdown)

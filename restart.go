@@ -220,6 +220,7 @@ func (o *Optimizer) restart(r Reason) Reason {
 	o.run.restarts++
 	o.par = par
 	o.startRun(next.sigma, next.maxGen)
+	o.exactDeviations()
 	return NotStopped
 }
 

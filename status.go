@@ -78,7 +78,13 @@ func (o *Optimizer) noteScan(h health) {
 // its status; the deviations are the exact ones of A.
 func (o *Optimizer) startBoard() {
 	o.board = &statusBoard{}
+	o.exactDeviations()
+	o.publish()
+}
+
+// exactDeviations sets the board's deviations to the exact ones of A (at
+// the start of a run: those of A reset).
+func (o *Optimizer) exactDeviations() {
 	lo, hi := o.dist.deviations()
 	o.board.stdMin, o.board.stdMax = o.step.sigma*lo, o.step.sigma*hi
-	o.publish()
 }

@@ -78,3 +78,54 @@ func TestStatus(t *testing.T) {
 		t.Errorf("status of an uninitialized optimizer: %+v", st)
 	}
 }
+
+// TestStatusDeviationsBoundedAndRestarted: with MinStd or MaxStd (A is
+// scanned every generation), Status's StdMin and StdMax are those of
+// StdDevs after σ was bounded (they were taken before); after an IPOP
+// restart they are the new run's (they stayed the stopped run's until the
+// next scan). Both sides are σ times row norms of A summed in different
+// orders: they agree to 16·n roundings.
+func TestStatusDeviationsBoundedAndRestarted(t *testing.T) {
+	agree := func(t *testing.T, o *mmaes.Optimizer, what string) {
+		t.Helper()
+		var st mmaes.Status
+		o.Status(&st)
+		dev := o.StdDevs(nil)
+		lo, hi := slices.Min(dev), slices.Max(dev)
+		tol := 16 * float64(len(dev)) * 0x1p-52
+		if math.Abs(st.StdMin-lo) > tol*lo || math.Abs(st.StdMax-hi) > tol*hi {
+			t.Fatalf("%s, generation %d: Status has %g … %g, StdDevs %g … %g", what, o.Generation(), st.StdMin, st.StdMax, lo, hi)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		edit func(*mmaes.Config)
+	}{
+		{"MinStd", func(c *mmaes.Config) { c.MinStd = 0.5 }},
+		{"MaxStd", func(c *mmaes.Config) { c.MaxStd = 0.05 }},
+	} {
+		for _, u := range allUpdates {
+			cfg := mmaes.DefaultConfig(4)
+			cfg.Update, cfg.Seed, cfg.Sigma = u, 1, 1
+			c.edit(&cfg)
+			o := mustNew(t, cfg)
+			for range 30 {
+				runGens(t, o, sphere, 1)
+				agree(t, o, c.name+"/"+u.String())
+			}
+		}
+	}
+	for _, u := range allUpdates {
+		cfg := mmaes.DefaultConfig(40)
+		cfg.Update, cfg.Seed, cfg.Sigma = u, 3, 1
+		cfg.Restart, cfg.MaxRestarts, cfg.TolX = mmaes.IPOP, 2, 1e-3
+		o := mustNew(t, cfg)
+		for o.Reason() == mmaes.NotStopped && o.Restarts() == 0 {
+			runGens(t, o, sphere, 1)
+		}
+		if o.Restarts() != 1 {
+			t.Fatalf("%v: no restart (%v)", u, o.Reason())
+		}
+		agree(t, o, "restarted/"+u.String())
+	}
+}
