@@ -161,9 +161,9 @@ func (o *Optimizer) UnmarshalBinary(data []byte) error {
 	if err != nil {
 		return err
 	}
-	obs, threads, pool := o.cfg.Observer, o.cfg.Threads, o.threads
+	obs, threads, pool, cleanup := o.cfg.Observer, o.cfg.Threads, o.threads, o.threadsCleanup
 	*o = *t
-	o.cfg.Observer, o.cfg.Threads, o.threads = obs, threads, pool
+	o.cfg.Observer, o.cfg.Threads, o.threads, o.threadsCleanup = obs, threads, pool, cleanup
 	if o.fix != nil {
 		o.fix.cfg.Threads = threads
 	}

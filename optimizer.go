@@ -3,6 +3,7 @@ package mmaes
 import (
 	"context"
 	"math"
+	"runtime"
 
 	"github.com/mmaes-go/mmaes/kernel"
 )
@@ -19,10 +20,11 @@ type Optimizer struct {
 	src  *xoshiro     // the generator
 	dist distribution // the search distribution: A and how it learns
 	// threads splits dist's sampling over goroutines (Config.Threads);
-	// nil without.
-	threads *rowThreads
-	direct  directSampler // dist, when it writes the candidates itself; else nil
-	step    stepSize      // σ and its path
+	// nil without. threadsCleanup stops it when the optimizer is collected.
+	threads        *rowThreads
+	threadsCleanup runtime.Cleanup
+	direct         directSampler // dist, when it writes the candidates itself; else nil
+	step           stepSize      // σ and its path
 
 	m, mNew []float64 // the mean, and the proposed one
 	pop     population

@@ -274,12 +274,13 @@ type threadedSampler interface {
 func (o *Optimizer) startThreads() {
 	if o.threads != nil {
 		o.threads.stop()
+		o.threadsCleanup.Stop() // the stopped pool is garbage now
 		o.threads = nil
 	}
 	if o.cfg.Threads >= 2 {
 		if _, ok := o.dist.(threadedSampler); ok {
 			o.threads = newRowThreads(o.cfg.Threads)
-			runtime.AddCleanup(o, (*rowThreads).stop, o.threads)
+			o.threadsCleanup = runtime.AddCleanup(o, (*rowThreads).stop, o.threads)
 		}
 	}
 	o.attachThreads()
