@@ -375,15 +375,23 @@ func (o *Optimizer) Optimize(ctx context.Context, f func(x []float64) float64) (
 		if xs == nil {
 			break
 		}
-		if w := o.poolSize(); w > 0 {
+		// Workers may change from one generation to the next (Reconfigure
+		// from the observer): the pool grows, or is made anew beyond its
+		// capacity, and wakes only the goroutines the generation may use.
+		w := o.poolSize()
+		if w > 0 {
+			if pool != nil && w > pool.capacity() {
+				pool.stop()
+				pool = nil
+			}
 			if pool == nil {
 				pool = newEvalPool(f, done, w, o.cfg.Workers-1)
 			}
 			pool.grow(w)
 		}
 		out := o.pop.evalBuf
-		if pool != nil {
-			if !pool.eval(xs, out) {
+		if w > 0 {
+			if !pool.eval(xs, out, w) {
 				return o.canceled(ctx)
 			}
 		} else {

@@ -123,17 +123,21 @@ func (p *evalPool) work() {
 	}
 }
 
-// eval sets out[i] = f(xs[i]) for every i, on the workers and the calling
-// goroutine, and reports false if ctx was cancelled first (out is then
-// partly written). A panic of f, or its runtime.Goexit, on a worker is
+// capacity is the most goroutines the pool can grow to.
+func (p *evalPool) capacity() int { return cap(p.start) }
+
+// eval sets out[i] = f(xs[i]) for every i, on workers of the pool's
+// goroutines (at most those started) and the calling goroutine, and
+// reports false if ctx was cancelled first (out is then partly written). A panic of f, or its runtime.Goexit, on a worker is
 // re-raised here after the pool stopped; on the calling goroutine it
 // unwinds through eval, and the caller's deferred stop ends the workers.
-func (p *evalPool) eval(xs [][]float64, out []float64) bool {
+func (p *evalPool) eval(xs [][]float64, out []float64, workers int) bool {
+	workers = min(workers, p.workers)
 	p.xs, p.out = xs, out
 	p.next.Store(0)
 	p.canceled.Store(false)
-	p.wg.Add(p.workers)
-	for range p.workers {
+	p.wg.Add(workers)
+	for range workers {
 		p.start <- struct{}{}
 	}
 	p.wg.Add(1)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -304,4 +305,70 @@ func TestWorkersAtMostCandidates(t *testing.T) {
 		t.Errorf("λ values seen: %v", peak)
 	}
 	waitGoroutines(t, before)
+}
+
+// TestWorkersReconfigured: Workers changed by the observer during Optimize
+// takes effect from the next generation: lowered to 1, the objective is
+// never called concurrently (all the pool's goroutines were still woken);
+// raised beyond the pool's first size, more calls run at once (the pool
+// could not grow past it). The run is the same bits as with Workers = 1.
+func TestWorkersReconfigured(t *testing.T) {
+	cfg := mmaes.DefaultConfig(10)
+	cfg.Seed, cfg.Workers, cfg.MaxGenerations = 9, 3, 12
+	var inFlight, most atomic.Int32
+	var phase atomic.Int32 // 0: Workers 3, 1: lowered to 1, 2: raised to 10
+	var mostLowered, mostRaised atomic.Int32
+	f := func(x []float64) float64 {
+		now := inFlight.Add(1)
+		defer inFlight.Add(-1)
+		for {
+			m := most.Load()
+			if now <= m || most.CompareAndSwap(m, now) {
+				break
+			}
+		}
+		switch phase.Load() {
+		case 1:
+			if now > mostLowered.Load() {
+				mostLowered.Store(now)
+			}
+		case 2:
+			if now > mostRaised.Load() {
+				mostRaised.Store(now)
+			}
+		}
+		time.Sleep(500 * time.Microsecond)
+		return sphere(x)
+	}
+	cfg.Observer = func(o *mmaes.Optimizer) {
+		switch o.Generation() {
+		case 3:
+			if err := o.Reconfigure(func(c *mmaes.Config) { c.Workers = 1 }); err != nil {
+				t.Error(err)
+			}
+			phase.Store(1)
+		case 7:
+			if err := o.Reconfigure(func(c *mmaes.Config) { c.Workers = 10 }); err != nil {
+				t.Error(err)
+			}
+			phase.Store(2)
+		}
+	}
+	o := mustNew(t, cfg)
+	res, err := o.Optimize(t.Context(), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mostLowered.Load() != 1 || mostRaised.Load() <= 3 {
+		t.Errorf("calls at once: %d with Workers lowered to 1 (want 1), %d raised to 10 (want > 3)", mostLowered.Load(), mostRaised.Load())
+	}
+	serial := cfg
+	serial.Workers, serial.Observer = 1, nil
+	want, err := mustNew(t, serial).Optimize(t.Context(), sphere)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.F != want.F || res.Evals != want.Evals || !slices.Equal(res.X, want.X) {
+		t.Errorf("result %v, want the serial run's %v", res, want)
+	}
 }
