@@ -309,7 +309,9 @@ type Config struct {
 	// or Tell. It is not saved in checkpoints. A stop that Ask finds (the
 	// sampled candidates are not finite: NumericalBreakdown, or a restart
 	// instead) happens outside Tell and is not reported to it; read Reason
-	// after Ask returns nil.
+	// after Ask returns nil. The observer may call SetLimits and
+	// Reconfigure; when that stops (or restarts) the run, the observer is
+	// called again after its call returned, never inside it.
 	Observer func(*Optimizer)
 }
 

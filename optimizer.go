@@ -47,6 +47,11 @@ type Optimizer struct {
 	fired stopSet
 	asked bool
 
+	// observing is set while the observer runs; again, when a stop
+	// during that call (a Reconfigure in the observer) is to be reported
+	// to it once it returned.
+	observing, again bool
+
 	enc encoder // the checkpoint encoder's state (AppendBinary allocates nothing)
 }
 
@@ -317,8 +322,28 @@ func (o *Optimizer) stop(fired stopSet) {
 	}
 	o.setReason(r, fired)
 	o.publish()
-	if o.cfg.Observer != nil {
+	o.notify()
+}
+
+// notify calls the observer; called again while the observer runs, it
+// calls it once more after that call returned, never inside it (an
+// observer holding a lock would wait for itself).
+func (o *Optimizer) notify() {
+	if o.cfg.Observer == nil {
+		return
+	}
+	if o.observing {
+		o.again = true
+		return
+	}
+	o.observing = true
+	defer func() { o.observing = false }()
+	for {
+		o.again = false
 		o.cfg.Observer(o)
+		if !o.again || o.cfg.Observer == nil {
+			return
+		}
 	}
 }
 
