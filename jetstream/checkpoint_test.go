@@ -258,6 +258,7 @@ func TestInvalidConfigs(t *testing.T) {
 		{RunID: "ok", Optimizer: cfg, Deadline: -1},
 		{RunID: "ok", Optimizer: cfg, AckWait: -1},
 		{RunID: "ok", Optimizer: cfg, Stall: -1},
+		{RunID: "ok", Optimizer: cfg, MaxDeliver: -2},
 		{RunID: "ok", Optimizer: cfg, AckWait: 2},
 		{RunID: "ok2", Optimizer: mmaes.Config{}},
 	} {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"sync"
 	"time"
@@ -67,6 +68,14 @@ type CoordinatorConfig struct {
 	// shorter than the evaluation of one candidate stops every run. Run
 	// called again publishes the generation anew.
 	Stall time.Duration
+	// MaxDeliver bounds the deliveries of a task: a task delivered that
+	// often without a result (its evaluation killed every worker that took
+	// it: os.Exit, a fault in C code, the OOM killer) is abandoned, and its
+	// candidate is told as NaN (infeasible), about 2 s after the last
+	// result, instead of the task going on to crash worker after worker.
+	// The run then differs from the serial run in that candidate. Zero: 5;
+	// −1: no limit (such a task is delivered for ever).
+	MaxDeliver int
 	// Progress, when not nil, is called after every generation, once the
 	// next one is published and while its checkpoint is being stored (on
 	// the goroutine of Run).
@@ -95,6 +104,7 @@ type Stats struct {
 	Malformed   int // not a result message of this version
 	Redelivered int // applied results whose task had been delivered more than once
 	Republished int // tasks published again because their results were lost
+	Abandoned   int // candidates told as NaN: their task was delivered MaxDeliver times without a result
 	Resumed     bool
 	// Overhead is the time the coordinator spent between a generation's
 	// last result and the next generation's last task published (Tell,
@@ -165,6 +175,12 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, cfg CoordinatorConfig) (
 	if cfg.Deadline < 0 || cfg.AckWait < 0 || cfg.Stall < 0 {
 		return nil, errors.New("jetstream: Deadline, AckWait and Stall must not be negative")
 	}
+	if cfg.MaxDeliver < -1 {
+		return nil, fmt.Errorf("jetstream: MaxDeliver %d: must be ≥ 1, 0 (5) or −1 (no limit)", cfg.MaxDeliver)
+	}
+	if cfg.MaxDeliver == 0 {
+		cfg.MaxDeliver = defaultMaxDeliver
+	}
 	if cfg.AckWait > 0 && cfg.AckWait < minAckWait {
 		return nil, fmt.Errorf("jetstream: AckWait %v: below the minimum of %v (0: 30 s)", cfg.AckWait, minAckWait)
 	}
@@ -185,6 +201,7 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, cfg CoordinatorConfig) (
 		AckPolicy:     natsjs.AckExplicitPolicy,
 		AckWait:       cfg.AckWait,
 		MaxAckPending: -1,
+		MaxDeliver:    cfg.MaxDeliver,
 	}); err != nil {
 		return nil, fmt.Errorf("jetstream: consumer %s: %w", n.workConsumer(), err)
 	}
@@ -217,6 +234,9 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, cfg CoordinatorConfig) (
 		}
 	}
 }
+
+// defaultMaxDeliver is MaxDeliver's default.
+const defaultMaxDeliver = 5
 
 // minAckWait is the shortest AckWait a coordinator takes: workers report
 // a task in progress every third of it.
@@ -564,7 +584,27 @@ func (c *Coordinator) collect(ctx context.Context, msgs <-chan natsjs.Msg, owner
 			if time.Since(last) < lostResultsCheck {
 				continue
 			}
-			if left, err := c.tasksLeft(ctx, gen); err != nil || left > 0 {
+			left, err := c.tasksLeft(ctx, gen)
+			if err != nil {
+				continue
+			}
+			if left > 0 {
+				if c.abandoned(ctx) {
+					// The tasks left reached MaxDeliver: their candidates
+					// are told as NaN, and the tasks purged.
+					for i, h := range have {
+						if !h {
+							have[i], vals[i] = true, math.NaN()
+							idx = append(idx, i)
+							c.mu.Lock()
+							c.stats.Abandoned++
+							c.mu.Unlock()
+						}
+					}
+					if err := c.purge(ctx, c.names.taskSubject(gen)); err != nil {
+						return nil, nil, err
+					}
+				}
 				continue
 			}
 			var missing []int
@@ -645,6 +685,23 @@ func (c *Coordinator) purge(ctx context.Context, subject string) error {
 		return fmt.Errorf("jetstream: purging the tasks %s: %w", subject, err)
 	}
 	return nil
+}
+
+// abandoned reports whether the tasks left in the stream are abandoned:
+// with MaxDeliver set, the work consumer has none to deliver and none with
+// a worker.
+func (c *Coordinator) abandoned(ctx context.Context) bool {
+	if c.cfg.MaxDeliver < 0 {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	cons, err := c.js.Consumer(ctx, c.names.taskStream(), c.names.workConsumer())
+	if err != nil {
+		return false
+	}
+	info, err := cons.Info(ctx)
+	return err == nil && info.NumPending == 0 && info.NumAckPending == 0
 }
 
 // tasksLeft returns the number of tasks of generation gen still in the

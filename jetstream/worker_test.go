@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -195,5 +196,62 @@ func TestWorkerObjectiveGoexit(t *testing.T) {
 	sameResult(t, wait(), want)
 	if st := c.Stats(); st.Redelivered != 1 {
 		t.Errorf("stats %+v: want the one task delivered again", st)
+	}
+}
+
+// TestPoisonTaskAbandoned: a candidate whose evaluation kills every worker
+// that takes it (here the objective ends the worker's goroutine) is
+// abandoned after MaxDeliver deliveries and told as NaN: the run is the
+// serial run of an objective that is NaN there, and the workers left
+// finish it (the task went on to the next worker for ever).
+func TestPoisonTaskAbandoned(t *testing.T) {
+	ts := startServer(t)
+	const runID = "poison"
+	cfg := testConfig(8)
+	first, err := mmaes.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	poison := slices.Clone(first.Ask()[0])
+	isPoison := func(x []float64) bool { return slices.Equal(x, poison) }
+	good := testObjective(0)
+	opt, err := mmaes.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := opt.Optimize(t.Context(), func(x []float64) float64 {
+		if isPoison(x) {
+			return math.NaN()
+		}
+		return good(x)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var killed atomic.Int32
+	ctx, cancel := context.WithCancel(t.Context())
+	var wg sync.WaitGroup
+	defer func() { cancel(); wg.Wait() }()
+	for range 3 {
+		w, err := NewWorker(connect(t, ts.url()), WorkerConfig{RunID: runID, Objective: func(x []float64) float64 {
+			if isPoison(x) {
+				killed.Add(1)
+				runtime.Goexit()
+			}
+			return good(x)
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done() // also when the objective ends the goroutine
+			w.Run(ctx)
+		}()
+	}
+	res, st := runCoordinator(t, ts.url(), CoordinatorConfig{RunID: runID, Optimizer: cfg, AckWait: 200 * time.Millisecond, MaxDeliver: 2})
+	sameResult(t, res, want)
+	if st.Abandoned != 1 || killed.Load() != 2 {
+		t.Errorf("stats %+v, %d workers killed: want 1 abandoned after 2", st, killed.Load())
 	}
 }

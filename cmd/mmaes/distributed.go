@@ -93,6 +93,7 @@ func coordinateCmd(args []string, stdout, stderr io.Writer) error {
 	deadline := fs.Duration("deadline", 0, "end a generation this long after it was published with the results that arrived (0: wait for all)")
 	ackWait := fs.Duration("ack-wait", 30*time.Second, "time after which the task of a silent worker is delivered again")
 	fresh := fs.Bool("fresh", false, "delete the run's checkpoint first and start over")
+	maxDeliver := fs.Int("max-deliver", 0, "abandon a task delivered this often without a result, its candidate told as NaN (0: 5; -1: no limit)")
 	stall := fs.Duration("stall", 0, "exit with an error when a generation gets no result for this long (0: wait for workers forever); the same command resumes the run")
 	quiet := fs.Bool("q", false, "no progress line")
 	if err := parseFlags(fs, args); err != nil {
@@ -109,8 +110,8 @@ func coordinateCmd(args []string, stdout, stderr io.Writer) error {
 	if err := checkDimFlag("n", *n); err != nil {
 		return err
 	}
-	if *n < 1 || *lambda < 0 || *maxEvals < 0 || *deadline < 0 || *ackWait <= 0 || *wait < 0 || *stall < 0 {
-		return fmt.Errorf("%w: -n and -ack-wait must be positive, -lambda, -max-evals, -deadline, -wait and -stall not negative", errUsage)
+	if *n < 1 || *lambda < 0 || *maxEvals < 0 || *deadline < 0 || *ackWait <= 0 || *wait < 0 || *stall < 0 || *maxDeliver < -1 {
+		return fmt.Errorf("%w: -n and -ack-wait must be positive, -lambda, -max-evals, -deadline, -wait and -stall not negative, -max-deliver ≥ -1", errUsage)
 	}
 	p := problem{fn: fn, n: *n}
 	cfg := p.config(u, *seed, *maxEvals)
@@ -131,7 +132,7 @@ func coordinateCmd(args []string, stdout, stderr io.Writer) error {
 	prog := newProgress(stderr, !*quiet)
 	start := time.Now()
 	c, err := jetstream.NewCoordinator(ctx, nc, jetstream.CoordinatorConfig{
-		RunID: *runID, Optimizer: cfg, Deadline: *deadline, AckWait: *ackWait, Stall: *stall,
+		RunID: *runID, Optimizer: cfg, Deadline: *deadline, AckWait: *ackWait, Stall: *stall, MaxDeliver: *maxDeliver,
 		Progress: func(pr jetstream.Progress) {
 			if !prog.due() {
 				return
@@ -195,8 +196,8 @@ func coordinateCmd(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "this coordinator: %d evaluations in %.2f s (%.1f/s), overhead %.3f ms a generation (tell, ask, publish)\n",
 			res.Evals-evals0, wall.Seconds(), float64(res.Evals-evals0)/wall.Seconds(), st.Overhead.Seconds()*1e3/float64(gens))
 	}
-	fmt.Fprintf(stdout, "results: %d applied (%d redelivered tasks, %d tasks published again); dropped: %d duplicate, %d stale, %d late, %d foreign, %d malformed\n",
-		st.Applied, st.Redelivered, st.Republished, st.Duplicate, st.Stale, st.Late, st.Foreign, st.Malformed)
+	fmt.Fprintf(stdout, "results: %d applied (%d redelivered tasks, %d tasks published again, %d abandoned: told as NaN); dropped: %d duplicate, %d stale, %d late, %d foreign, %d malformed\n",
+		st.Applied, st.Redelivered, st.Republished, st.Abandoned, st.Duplicate, st.Stale, st.Late, st.Foreign, st.Malformed)
 	return err
 }
 
