@@ -27,7 +27,8 @@ const (
 	//
 	// The v-path is kept (Optimizer.V) but not used.
 	Cholesky
-	// LMMA is the limited-memory MMA-ES, for large n (10⁴ … 10⁶): the MMA
+	// LMMA is the limited-memory MMA-ES, for large n (from a few thousand,
+	// where the full matrix's O(n²) a candidate gets slow, to 10⁶): the MMA
 	// update, with A kept as
 	//
 	//	A = diag(S) + Σ_t g_t·p_t·v_tᵀ

@@ -8,8 +8,9 @@
 // with the two updates the paper compares it with, so that its experiments
 // run in one program: the efficient Cholesky CMA-ES update (ECMA) and the
 // Cholesky CMA-ES of Suttorp, Hansen and Igel (2009) (Cholesky); and LMMA,
-// a limited-memory MMA-ES in O(m·n) memory and time a candidate, for n in
-// the thousands to millions, where n² floats no longer fit.
+// a limited-memory MMA-ES in O(m·n) memory and time a candidate, for n
+// from a few thousand (where O(n²) a candidate gets slow) to millions
+// (where n² floats no longer fit).
 //
 // # Algorithm
 //
@@ -75,7 +76,7 @@
 //     every coordinate's standard deviation σ·‖A_i‖, which
 //     Optimizer.StdDevs returns (ExampleConfig_knobs), and Config.Noise
 //     adapts the learning rates to a noisy objective (LRA-CMA-ES), whose
-//     answer is Result.Mean.
+//     answer is Result.Mean (ExampleConfig_noise).
 //   - For a service: Optimizer.TellSome ends a generation with the results
 //     that arrived (ranked as a population of k: μ' = max(1, k·μ/λ)
 //     parents with the log weights for μ', the paths' normalization with
@@ -100,10 +101,12 @@
 //	cfg.Seed = 7
 //	cfg.TargetF = 1e-10
 //	opt, err := mmaes.New(cfg)
+//	if err != nil { ... } // a *ConfigError naming the field
 //	res, err := opt.Optimize(ctx, f) // res.X, res.F, res.Evals, res.Reason
 //
-// Ask and Tell hand the evaluation to the caller (for instance to evaluate
-// the λ candidates in parallel):
+// (Example). Ask and Tell hand the evaluation to the caller
+// (ExampleOptimizer_Tell; ExampleOptimizer_Ask evaluates the λ candidates
+// in parallel):
 //
 //	var fit []float64
 //	for opt.Reason() == mmaes.NotStopped {

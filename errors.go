@@ -23,9 +23,9 @@ var (
 	// given twice.
 	ErrIndex = errors.New("mmaes: TellSome: candidate index out of range or repeated")
 
-	// ErrNotAsked is returned by Tell when no Ask precedes it (a second Tell
-	// for one Ask included).
-	ErrNotAsked = errors.New("mmaes: Tell without a preceding Ask")
+	// ErrNotAsked is returned by Tell and TellSome when no Ask precedes
+	// them (a second Tell for one Ask included).
+	ErrNotAsked = errors.New("mmaes: Tell or TellSome without a preceding Ask")
 
 	// ErrStopped is wrapped by the error Tell returns after the run stopped;
 	// the error's text names the stop reason, and Optimizer.Reason returns it.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"sync"
 
@@ -95,6 +96,44 @@ func ExampleOptimizer_Ask() {
 	// λ = 8 μ = 4
 	// target reached true
 	// true
+}
+
+// The ask-and-tell loop of the package documentation, on one goroutine: the
+// caller evaluates the candidates and hands back their values in candidate
+// order, until the run stops.
+func ExampleOptimizer_Tell() {
+	cfg := mmaes.DefaultConfig(6)
+	cfg.Mean = []float64{1, 2, 3, 4, 5, 6}
+	cfg.Restart, cfg.MaxRestarts = mmaes.IPOP, 2 // λ changes at a restart
+	cfg.TargetF = 1e-10
+	opt, err := mmaes.New(cfg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	f := func(x []float64) float64 {
+		s := 0.0
+		for _, v := range x {
+			s += v * v
+		}
+		return s
+	}
+	var fit []float64
+	for opt.Reason() == mmaes.NotStopped {
+		xs := opt.Ask() // λ views into the optimizer, valid until the next Tell
+		fit = fit[:0]   // λ changes when a restart strategy restarts
+		for _, x := range xs {
+			fit = append(fit, f(x))
+		}
+		if err := opt.Tell(fit); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	res := opt.Result()
+	fmt.Println(res.Reason, res.F <= 1e-10)
+	// Output:
+	// target reached true
 }
 
 // The paper's parameter table for n = 10.
@@ -208,26 +247,30 @@ func ExampleRecommendedConfig() {
 	// restarted: true
 }
 
-// Tune a service's knobs with units of their own: a timeout in
-// milliseconds and a ratio, with a pool size pinned at 16 for now. Scales
-// says how far each knob moves at first (relative to Sigma), Fixed removes
-// the pinned one from the search (λ is that of the 2 free knobs), and
-// MinStd keeps the search alive if the objective is measured with noise.
+// Tune a service's knobs of different units: a timeout in milliseconds, a
+// ratio, a pool size that is an integer, and a cache flag held fixed. The
+// box keeps every candidate valid; Scales give each knob its initial step,
+// about a quarter of a plausible range, so that the run costs what the
+// well-scaled problem costs; MaxStd keeps the search from ever trying
+// timeouts more than 500 ms away from the mean.
 func ExampleConfig_knobs() {
-	cfg := mmaes.DefaultConfig(3)
-	cfg.Mean = []float64{250, 0.5, 16} // timeout (ms), ratio, pool size
-	cfg.Scales = []float64{100, 0.2, 1}
-	cfg.Fixed = map[int]float64{2: 16}
-	cfg.MinStd = 1e-9
+	cfg := mmaes.DefaultConfig(4)
+	cfg.Mean = []float64{250, 0.5, 8, 1} // timeout (ms), ratio, pool size, cache on
+	cfg.Lower = []float64{10, 0, 1, 0}
+	cfg.Upper = []float64{5000, 1, 64, 1}
+	cfg.Scales = []float64{100, 0.2, 4, 1}
+	cfg.Integer = []int{2}            // the pool size
+	cfg.Fixed = map[int]float64{3: 1} // the cache stays on
+	cfg.MinStd, cfg.MaxStd = 1e-9, 500
 	cfg.Seed, cfg.TargetF = 1, 1e-12
 	opt, err := mmaes.New(cfg)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	cost := func(x []float64) float64 { // best at 180 ms and 0.8
-		t, r := (x[0]-180)/100, (x[1]-0.8)/0.2
-		return t*t + r*r + (x[2]-16)*(x[2]-16)
+	cost := func(x []float64) float64 { // best at 180 ms, 0.8 and 12
+		t, r, p := (x[0]-180)/100, (x[1]-0.8)/0.2, x[2]-12
+		return t*t + r*r + p*p
 	}
 	res, err := opt.Optimize(context.Background(), cost)
 	if err != nil {
@@ -235,8 +278,52 @@ func ExampleConfig_knobs() {
 		return
 	}
 	fmt.Println(res.Reason, "with λ =", opt.Lambda())
-	fmt.Printf("timeout %.1f ms, ratio %.3f, pool %.0f\n", res.X[0], res.X[1], res.X[2])
+	fmt.Printf("timeout %.1f ms, ratio %.3f, pool %.0f, cache %.0f\n", res.X[0], res.X[1], res.X[2], res.X[3])
+	dev := opt.StdDevs(nil) // σ·‖A_i‖ per knob, 0 for the fixed one
+	fmt.Println("timeout's deviation below 1 ms:", dev[0] < 1, "cache's:", dev[3])
 	// Output:
-	// target reached with λ = 6
-	// timeout 180.0 ms, ratio 0.800, pool 16
+	// target reached with λ = 7
+	// timeout 180.0 ms, ratio 0.800, pool 12, cache 1
+	// timeout's deviation below 1 ms: true cache's: 0
+}
+
+// Minimize a noisy objective: with Noise the learning rates follow the
+// updates' signal-to-noise ratio, and the answer is the final mean, not the
+// luckiest evaluation. The stops that expect an objective without noise
+// are off, and so is DefaultConfig's generation budget: this run is bounded
+// by its evaluations (a service would bound it by its context).
+func ExampleConfig_noise() {
+	const n = 4
+	cfg := mmaes.DefaultConfig(n)
+	cfg.Mean = []float64{3, -2, 1, 2}
+	cfg.Noise, cfg.Seed = true, 5
+	cfg.TolFun, cfg.TolX, cfg.MaxGenerations = 0, 0, 0
+	cfg.MaxEvals = 30000
+	opt, err := mmaes.New(cfg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	noisy := func(x []float64) float64 { // a sphere plus noise of deviation 1
+		s := 0.0
+		for _, v := range x {
+			s += v * v
+		}
+		return s + r.NormFloat64()
+	}
+	res, err := opt.Optimize(context.Background(), noisy)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	dist := 0.0 // of the mean from the optimum
+	for _, v := range res.Mean {
+		dist += v * v
+	}
+	fmt.Println(res.Reason)
+	fmt.Println("‖mean‖ < 0.2:", math.Sqrt(dist) < 0.2)
+	// Output:
+	// MaxEvals reached
+	// ‖mean‖ < 0.2: true
 }

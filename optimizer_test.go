@@ -785,6 +785,9 @@ func TestZeroOptimizer(t *testing.T) {
 	if _, err := o.MarshalBinary(); !errors.Is(err, mmaes.ErrNotInitialized) {
 		t.Errorf("MarshalBinary: %v", err)
 	}
+	if err := o.Err(); !errors.Is(err, mmaes.ErrNotInitialized) { // what a further Tell returns
+		t.Errorf("Err: %v", err)
+	}
 	if r := o.Result(); r.X != nil || !math.IsNaN(r.F) {
 		t.Errorf("Result: %+v", r)
 	}

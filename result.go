@@ -11,7 +11,7 @@ type Result struct {
 	F float64
 	// Mean is the mean of the search distribution (of the last run, with
 	// restarts) mapped as a candidate is: into the box (Config.Lower,
-	// Upper), its integer coordinates rounded (Config.Integers), the fixed
+	// Upper), its integer coordinates rounded (Config.Integer), the fixed
 	// coordinates filled in; so it is a point of the objective's domain.
 	// It is the point to use on a noisy objective, where the best value
 	// seen is a lucky draw of the noise more than a good point, and the
