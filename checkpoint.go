@@ -162,8 +162,10 @@ func (o *Optimizer) UnmarshalBinary(data []byte) error {
 		return err
 	}
 	obs, threads, pool, cleanup := o.cfg.Observer, o.cfg.Threads, o.threads, o.threadsCleanup
+	observing, again := o.observing, o.again // restored inside the observer
 	*o = *t
 	o.cfg.Observer, o.cfg.Threads, o.threads, o.threadsCleanup = obs, threads, pool, cleanup
+	o.observing, o.again = observing, again
 	if o.fix != nil {
 		o.fix.cfg.Threads = threads
 	}

@@ -324,39 +324,60 @@ func TestSetLimitsCoFiredBudgets(t *testing.T) {
 // the run on MaxGenerations; the observer hears of that after its call
 // returned, not inside it (it was called inside SetLimits, which
 // deadlocked an observer guarding its state with a mutex). It is called
-// once more, with the final reason, and the run ends as it would have.
+// once more, with the final reason, and the run ends as it would have;
+// also when the observer restores a checkpoint of the optimizer before or
+// after SetLimits (the restore reset what notify keeps).
 func TestObserverNotReentered(t *testing.T) {
-	cfg := mmaes.DefaultConfig(4)
-	cfg.Seed, cfg.MaxGenerations, cfg.MaxEvals = 2, 10, 80
-	var mu sync.Mutex
-	calls := 0
-	var reasons []mmaes.Reason
-	cfg.Observer = func(o *mmaes.Optimizer) {
-		if !mu.TryLock() {
-			t.Fatal("the observer was called inside its own call")
-		}
-		defer mu.Unlock()
-		calls++
-		if o.Reason() != mmaes.NotStopped {
-			reasons = append(reasons, o.Reason())
-		}
-		if o.Reason() == mmaes.MaxEvalsReached {
-			if err := o.SetLimits(1000, o.Config().MaxGenerations); err != nil {
-				t.Error(err)
+	for _, restore := range []string{"", "before", "after"} {
+		t.Run("restore="+restore, func(t *testing.T) {
+			cfg := mmaes.DefaultConfig(4)
+			cfg.Seed, cfg.MaxGenerations, cfg.MaxEvals = 2, 10, 80
+			var mu sync.Mutex
+			calls := 0
+			var reasons []mmaes.Reason
+			roundTrip := func(o *mmaes.Optimizer) {
+				b, err := o.MarshalBinary()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := o.UnmarshalBinary(b); err != nil {
+					t.Fatal(err)
+				}
 			}
-		}
-	}
-	o := mustNew(t, cfg)
-	if o.Lambda() != 8 {
-		t.Fatalf("λ = %d, want 8", o.Lambda())
-	}
-	res, err := o.Optimize(t.Context(), sphere)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Reason != mmaes.MaxGenerationsReached || res.Generations != 10 || calls != 11 ||
-		!slices.Equal(reasons, []mmaes.Reason{mmaes.MaxEvalsReached, mmaes.MaxGenerationsReached}) {
-		t.Errorf("%v after %d generations, %d calls of the observer, stop reasons it saw %v; want MaxGenerations after 10, 11 calls, [MaxEvals MaxGenerations]",
-			res.Reason, res.Generations, calls, reasons)
+			cfg.Observer = func(o *mmaes.Optimizer) {
+				if !mu.TryLock() {
+					t.Fatal("the observer was called inside its own call")
+				}
+				defer mu.Unlock()
+				calls++
+				if o.Reason() != mmaes.NotStopped {
+					reasons = append(reasons, o.Reason())
+				}
+				if o.Reason() == mmaes.MaxEvalsReached {
+					if restore == "before" {
+						roundTrip(o)
+					}
+					if err := o.SetLimits(1000, o.Config().MaxGenerations); err != nil {
+						t.Error(err)
+					}
+					if restore == "after" {
+						roundTrip(o)
+					}
+				}
+			}
+			o := mustNew(t, cfg)
+			if o.Lambda() != 8 {
+				t.Fatalf("λ = %d, want 8", o.Lambda())
+			}
+			res, err := o.Optimize(t.Context(), sphere)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Reason != mmaes.MaxGenerationsReached || res.Generations != 10 || calls != 11 ||
+				!slices.Equal(reasons, []mmaes.Reason{mmaes.MaxEvalsReached, mmaes.MaxGenerationsReached}) {
+				t.Errorf("%v after %d generations, %d calls of the observer, stop reasons it saw %v; want MaxGenerations after 10, 11 calls, [MaxEvals MaxGenerations]",
+					res.Reason, res.Generations, calls, reasons)
+			}
+		})
 	}
 }
