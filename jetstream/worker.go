@@ -113,6 +113,11 @@ func (w *Worker) Run(ctx context.Context) error {
 			}
 		}
 	} else {
+		// The fetching goroutine ends with Run's, also when the objective
+		// ends Run's goroutine (runtime.Goexit): the task it holds goes
+		// back at once.
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
 		next := make(chan natsjs.Msg)
 		go func() {
 			for ctx.Err() == nil {

@@ -157,45 +157,51 @@ func TestWorkerObjectivePanics(t *testing.T) {
 
 // TestWorkerObjectiveGoexit: an objective that ends its goroutine
 // (runtime.Goexit, what t.FailNow does) ends that worker's Run goroutine,
-// and stops its reports that the task is in progress: the task is
-// delivered again after AckWait, to the other worker, and the run is the
-// serial run (the reports went on forever, and the run waited for ever).
+// and stops its reports that the task is in progress (and, with Prefetch,
+// hands back the task it fetched ahead): the task is delivered again after
+// AckWait, to the other worker, and the run is the serial run (the reports
+// went on forever, and the run waited for ever).
 func TestWorkerObjectiveGoexit(t *testing.T) {
-	ts := startServer(t)
-	const runID = "goexit"
-	cfg := testConfig(10)
-	want := serial(t, cfg)
-	var exited atomic.Bool
-	quitter, err := NewWorker(connect(t, ts.url()), WorkerConfig{RunID: runID, Objective: func([]float64) float64 {
-		exited.Store(true)
-		runtime.Goexit()
-		return 0
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ended := make(chan struct{})
-	go func() {
-		defer close(ended)
-		quitter.Run(t.Context())
-	}()
-	c, err := NewCoordinator(t.Context(), connect(t, ts.url()), CoordinatorConfig{RunID: runID, Optimizer: cfg, AckWait: 300 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	wait := runInBackground(t, c)
-	select {
-	case <-ended:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the worker whose objective called Goexit did not end")
-	}
-	if !exited.Load() {
-		t.Fatal("the objective was not called")
-	}
-	startWorkers(t, ts.url(), runID, 1, 0)
-	sameResult(t, wait(), want)
-	if st := c.Stats(); st.Redelivered != 1 {
-		t.Errorf("stats %+v: want the one task delivered again", st)
+	for _, prefetch := range []bool{false, true} {
+		t.Run(fmt.Sprintf("prefetch=%v", prefetch), func(t *testing.T) {
+			ts := startServer(t)
+			runID := fmt.Sprintf("goexit-%v", prefetch)
+			cfg := testConfig(10)
+			want := serial(t, cfg)
+			var exited atomic.Bool
+			quitter, err := NewWorker(connect(t, ts.url()), WorkerConfig{RunID: runID, Prefetch: prefetch, Objective: func([]float64) float64 {
+				time.Sleep(10 * time.Millisecond) // so that a prefetch is under way
+				exited.Store(true)
+				runtime.Goexit()
+				return 0
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ended := make(chan struct{})
+			go func() {
+				defer close(ended)
+				quitter.Run(t.Context())
+			}()
+			c, err := NewCoordinator(t.Context(), connect(t, ts.url()), CoordinatorConfig{RunID: runID, Optimizer: cfg, AckWait: 300 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wait := runInBackground(t, c)
+			select {
+			case <-ended:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the worker whose objective called Goexit did not end")
+			}
+			if !exited.Load() {
+				t.Fatal("the objective was not called")
+			}
+			startWorkers(t, ts.url(), runID, 1, 0)
+			sameResult(t, wait(), want)
+			if st := c.Stats(); st.Redelivered < 1 {
+				t.Errorf("stats %+v: want the task delivered again", st)
+			}
+		})
 	}
 }
 
