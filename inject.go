@@ -63,7 +63,8 @@ type injection struct {
 // the run restarts. It returns ErrLength for a wrong length,
 // ErrInject for a coordinate that is not finite, and the MaxMemory
 // *ConfigError when the space it needs (A's size, for the step's solve,
-// and 2·λ·Dim floats, allocated when the first injected point is sampled)
+// and 2·λ·n floats, n the searched coordinates, allocated when the first
+// injected point is sampled; the queue of waiting points is the caller's)
 // would take the run beyond the memory budget (Config.MaxMemory); a restart
 // counts that space too.
 func (o *Optimizer) Inject(x []float64) error {

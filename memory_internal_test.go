@@ -51,7 +51,7 @@ func TestMemoryBudget(t *testing.T) {
 
 // TestRunMemoryCoversHeap: the memory New checks against the budget
 // (runMemory) is at least the heap a run allocates in New and its first
-// generations, with the configurations that allocate most beside A: 64
+// generations, and not more than about twice it, with the configurations that allocate most beside A: 64
 // and 1024 goroutines of Threads (each with its kernel work space),
 // Cholesky, MMA with active rank-μ, NoEffect's axes, Noise, LMMA with
 // threads, and 10 searched coordinates of 3000 with λ = 2000 (the full
@@ -107,6 +107,11 @@ func TestRunMemoryCoversHeap(t *testing.T) {
 			// counted: a few KiB.
 			if heap > counted+16<<10 {
 				t.Errorf("heap %.0f bytes, counted %.0f", heap, counted)
+			}
+			// Nor absurdly more: A's copy for A() (not made here) at most
+			// doubles it, and the goroutines' stacks are not heap.
+			if counted > 2.1*heap+float64(threadStack*cfg.Threads)+1<<20 {
+				t.Errorf("counted %.0f bytes, heap %.0f", counted, heap)
 			}
 			runtime.KeepAlive(o)
 		})

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -70,11 +71,15 @@ type CoordinatorConfig struct {
 	Stall time.Duration
 	// MaxDeliver bounds the deliveries of a task: a task delivered that
 	// often without a result (its evaluation killed every worker that took
-	// it: os.Exit, a fault in C code, the OOM killer) is abandoned, and its
-	// candidate is told as NaN (infeasible), about 2 s after the last
-	// result, instead of the task going on to crash worker after worker.
-	// The run then differs from the serial run in that candidate. Zero: 5;
-	// −1: no limit (such a task is delivered for ever).
+	// it: os.Exit, a fault in C code, the OOM killer) is abandoned instead
+	// of going on to crash worker after worker, and its candidate is told
+	// as NaN (infeasible). That happens at least MaxDeliver × AckWait after
+	// its first delivery (2.5 min at the defaults), once no task of the
+	// generation is left to deliver or with a worker and no result came for
+	// 2 s; a candidate whose task is gone but whose result was lost is
+	// published again instead. The run then differs from the serial run in
+	// the abandoned candidates. Zero: 5; −1: no limit (such a task is
+	// delivered for ever).
 	MaxDeliver int
 	// Progress, when not nil, is called after every generation, once the
 	// next one is published and while its checkpoint is being stored (on
@@ -149,6 +154,7 @@ type Coordinator struct {
 	stats Stats
 
 	xs         [][]float64 // the candidates published last
+	seqs       []uint64    // the stream sequence of each one's task as last published
 	cutGen     uint64      // the last generation ended at its deadline
 	cutChecks  []uint64    // its checks; nil: none
 	checkpoint []byte      // the last snapshot taken
@@ -462,6 +468,8 @@ func (c *Coordinator) next(ctx context.Context) (gen uint64, checks []uint64, er
 		}
 	}
 	c.xs = xs
+	c.seqs = slices.Grow(c.seqs[:0], len(xs))[:len(xs)]
+	clear(c.seqs)
 	return gen, checks, c.publish(ctx, gen, xs, checks, nil)
 }
 
@@ -501,7 +509,8 @@ func (c *Coordinator) publish(ctx context.Context, gen uint64, xs [][]float64, c
 				continue
 			}
 			select {
-			case <-f.Ok():
+			case ack := <-f.Ok():
+				c.seqs[pending[j]] = ack.Sequence
 			case <-f.Err():
 				failed = append(failed, pending[j])
 			case <-ctx.Done():
@@ -590,20 +599,7 @@ func (c *Coordinator) collect(ctx context.Context, msgs <-chan natsjs.Msg, owner
 			}
 			if left > 0 {
 				if c.abandoned(ctx) {
-					// The tasks left reached MaxDeliver: their candidates
-					// are told as NaN, and the tasks purged.
-					for i, h := range have {
-						if !h {
-							have[i], vals[i] = true, math.NaN()
-							idx = append(idx, i)
-							c.mu.Lock()
-							c.stats.Abandoned++
-							c.mu.Unlock()
-						}
-					}
-					if err := c.purge(ctx, c.names.taskSubject(gen)); err != nil {
-						return nil, nil, err
-					}
+					idx = c.abandon(ctx, have, idx, vals)
 				}
 				continue
 			}
@@ -702,6 +698,37 @@ func (c *Coordinator) abandoned(ctx context.Context) bool {
 	}
 	info, err := cons.Info(ctx)
 	return err == nil && info.NumPending == 0 && info.NumAckPending == 0
+}
+
+// abandon tells as NaN the candidates without a value whose task is still
+// in the stream (which the work consumer delivers no more: abandoned), and
+// deletes those tasks; a candidate whose task is gone had its result lost,
+// and is published again once no task is left. It returns idx with the
+// abandoned candidates appended.
+func (c *Coordinator) abandon(ctx context.Context, have []bool, idx []int, vals []float64) []int {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	s, err := c.js.Stream(ctx, c.names.taskStream())
+	if err != nil {
+		return idx
+	}
+	for i, h := range have {
+		if h || c.seqs[i] == 0 {
+			continue
+		}
+		if _, err := s.GetMsg(ctx, c.seqs[i]); err != nil {
+			continue // gone (its result lost), or unknown for now
+		}
+		if err := s.DeleteMsg(ctx, c.seqs[i]); err != nil {
+			continue
+		}
+		have[i], vals[i] = true, math.NaN()
+		idx = append(idx, i)
+		c.mu.Lock()
+		c.stats.Abandoned++
+		c.mu.Unlock()
+	}
+	return idx
 }
 
 // tasksLeft returns the number of tasks of generation gen still in the

@@ -261,3 +261,66 @@ func TestPoisonTaskAbandoned(t *testing.T) {
 		t.Errorf("stats %+v, %d workers killed: want 1 abandoned after 2", st, killed.Load())
 	}
 }
+
+// TestAbandonOnlyDeadTasks: in one generation a candidate's result is lost
+// (its task acknowledged without a result, as when a replaced coordinator
+// consumed it) and another's task is never answered (delivered MaxDeliver
+// times). Only the second is abandoned, told as NaN; the first is
+// published again and evaluated (both used to be told as NaN).
+func TestAbandonOnlyDeadTasks(t *testing.T) {
+	ts := startServer(t)
+	const runID = "lost-and-poison"
+	cfg := testConfig(1)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	c, err := NewCoordinator(ctx, connect(t, ts.url()), CoordinatorConfig{RunID: runID, Optimizer: cfg, AckWait: 200 * time.Millisecond, MaxDeliver: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait := runInBackground(t, c)
+	js, n, good := c.js, c.names, testObjective(0)
+	var evaluated0 atomic.Int32
+	done := make(chan struct{})
+	go func() { // a worker that loses candidate 0's first result and never answers candidate 1
+		defer close(done)
+		cons, err := js.Consumer(ctx, n.taskStream(), n.workConsumer())
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		var tk task
+		lost := false
+		for ctx.Err() == nil {
+			b, err := cons.Fetch(10, natsjs.FetchMaxWait(200*time.Millisecond))
+			if err != nil {
+				continue
+			}
+			for m := range b.Messages() {
+				if decodeTask(m.Data(), &tk) != nil {
+					continue
+				}
+				switch {
+				case tk.index == 0 && !lost:
+					lost = true
+					m.Ack()
+				case tk.index == 1:
+				default:
+					if tk.index == 0 {
+						evaluated0.Add(1)
+					}
+					r := result{runID: tk.runID, generation: tk.generation, index: tk.index, check: tk.check, delivered: 1, f: good(tk.x)}
+					if _, err := js.Publish(ctx, n.resultSubject(), appendResult(nil, &r)); err == nil {
+						m.Ack()
+					}
+				}
+			}
+		}
+	}()
+	res := wait()
+	cancel()
+	<-done
+	if st := c.Stats(); st.Abandoned != 1 || st.Republished != 1 || evaluated0.Load() != 1 || res.Reason != mmaes.MaxGenerationsReached {
+		t.Errorf("stats %+v, candidate 0 evaluated %d times, %v: want candidate 1 abandoned, candidate 0 published again and evaluated once",
+			st, evaluated0.Load(), res.Reason)
+	}
+}
