@@ -63,7 +63,8 @@ func checkThreads(cfg *Config, _ *Params) error {
 type rowThreads struct {
 	helpers []*poolHelper
 	once    sync.Once
-	closed  bool // Close ran (read and written by the optimizer's goroutine)
+	running sync.WaitGroup // the helpers' goroutines
+	closed  bool           // Close ran (read and written by the optimizer's goroutine)
 	bounds  []int
 	works   [][]float64 // one per goroutine, the caller's first
 	next    atomic.Int64
@@ -122,6 +123,7 @@ func newRowThreads(threads int) *rowThreads {
 	for i := range t.helpers {
 		h := &poolHelper{wake: make(chan struct{}, 1)}
 		t.helpers[i] = h
+		t.running.Add(1)
 		go t.serve(h, i+1)
 	}
 	return t
@@ -130,6 +132,7 @@ func newRowThreads(threads int) *rowThreads {
 // serve is helper h's goroutine, with work space w: it computes the calls
 // handed to it, spinning between them for up to threadSpin, parked after.
 func (t *rowThreads) serve(h *poolHelper, w int) {
+	defer t.running.Done()
 	for range h.wake {
 		for {
 			t.drain(w)
@@ -183,7 +186,8 @@ func (t *rowThreads) size(n, k int) {
 }
 
 // stop ends the goroutines; the pool then computes nothing (sample
-// reports false).
+// reports false). The goroutines end soon after (a spinning one within
+// threadSpin); wait waits for them.
 func (t *rowThreads) stop() {
 	t.closed = true
 	t.once.Do(func() {
@@ -191,6 +195,13 @@ func (t *rowThreads) stop() {
 			close(h.wake)
 		}
 	})
+}
+
+// close stops the goroutines and waits for them to end, so that their
+// work space is garbage when it returns.
+func (t *rowThreads) close() {
+	t.stop()
+	t.running.Wait()
 }
 
 // sample computes kernel.UpdateMulVecsWork (update) or MulVecsWork over
@@ -272,11 +283,7 @@ type threadedSampler interface {
 // (stopping one it had), hands it to the distribution, and arranges for
 // the pool to stop when the optimizer is collected.
 func (o *Optimizer) startThreads() {
-	if o.threads != nil {
-		o.threads.stop()
-		o.threadsCleanup.Stop() // the stopped pool is garbage now
-		o.threads = nil
-	}
+	o.releaseThreads()
 	if o.cfg.Threads >= 2 {
 		if _, ok := o.dist.(threadedSampler); ok {
 			o.threads = newRowThreads(o.cfg.Threads)
@@ -294,15 +301,26 @@ func (o *Optimizer) attachThreads() {
 	}
 }
 
-// Close ends the goroutines that Config.Threads started; the optimizer
-// stays usable and computes its generations on the calling goroutine
-// alone, the same bits. An optimizer that is not closed ends them when it
-// is collected. Close is idempotent; it must not run concurrently with
-// Ask, Tell or Optimize. It returns nil (an error is reserved for
-// optimizers that hold more than goroutines).
+// Close ends the goroutines that Config.Threads started and returns when
+// they have ended, their work space then garbage. The optimizer stays
+// usable and computes its generations on the calling goroutine alone, the
+// same bits; a Reconfigure that changes Threads starts a new pool. An
+// optimizer that is not closed ends its goroutines when it is collected.
+// Close is idempotent; it must not run concurrently with Ask, Tell or
+// Optimize. It returns nil (an error is reserved for optimizers that hold
+// more than goroutines).
 func (o *Optimizer) Close() error {
-	if o.threads != nil {
-		o.threads.stop()
-	}
+	o.releaseThreads()
+	o.attachThreads()
 	return nil
+}
+
+// releaseThreads ends the optimizer's pool, if it has one, waits for its
+// goroutines and drops it: its work space is garbage when it returns.
+func (o *Optimizer) releaseThreads() {
+	if o.threads != nil {
+		o.threads.close()
+		o.threadsCleanup.Stop()
+		o.threads = nil
+	}
 }

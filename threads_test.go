@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mmaes-go/mmaes"
+	"github.com/mmaes-go/mmaes/kernel"
 )
 
 // TestTrajectoriesThreads runs the pinned configurations of n = 1031 (the
@@ -306,5 +307,54 @@ func TestThreadsReconfiguredFreed(t *testing.T) {
 	if grown := int64(heap()) - int64(before); grown > 8<<20 {
 		t.Errorf("the live heap grew by %d MB over 200 changes of Threads", grown>>20)
 	}
+	runtime.KeepAlive(o)
+}
+
+// TestCloseFreesThreads: when Close returns, the goroutines of Threads
+// have ended and their kernel work space is garbage, though the optimizer
+// lives on; a Reconfigure of Threads after Close starts a pool again.
+func TestCloseFreesThreads(t *testing.T) {
+	const n, threads = 1024, 32
+	cfg := startConfig(n, mmaes.MMA, 5)
+	cfg.Threads = threads
+	o := mustNew(t, cfg)
+	fit := make([]float64, o.Lambda())
+	gen := func() {
+		for i, x := range o.Ask() {
+			fit[i] = ellipsoid(x)
+		}
+		if err := o.Tell(fit); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gen()
+	gen()
+	heap := func() float64 {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		return float64(m.HeapAlloc)
+	}
+	before := heap()
+	// Right after a generation the helpers spin, still holding the pool.
+	gen()
+	if err := o.Close(); err != nil {
+		t.Fatal(err)
+	}
+	freed := before - heap()
+	// Each of the 31 helpers and the caller held a kernel work space (none
+	// on the generic path); 1 % of it for the GC's rounding.
+	if want := 0.99 * float64(threads*kernel.WorkLen(n, o.Lambda())*8); freed < want {
+		t.Errorf("Close freed %.0f bytes, want at least %.0f (the goroutines' work space)", freed, want)
+	}
+	gen()
+	base := runtime.NumGoroutine()
+	if err := o.Reconfigure(func(c *mmaes.Config) { c.Threads = 3 }); err != nil {
+		t.Fatal(err)
+	}
+	if g := runtime.NumGoroutine(); g != base+2 {
+		t.Errorf("Reconfigure to Threads = 3 after Close: %d goroutines, want %d", g, base+2)
+	}
+	gen()
 	runtime.KeepAlive(o)
 }
