@@ -153,15 +153,24 @@ func (o *Optimizer) encode(e *encoder) {
 
 // UnmarshalBinary implements encoding.BinaryUnmarshaler: it replaces the
 // state of o (which may be a zero Optimizer) by the one encoded by
-// MarshalBinary (this version's, or versions 2 and 3). The observer of o is
-// kept. A truncated, corrupted, foreign or inconsistent input gives an error
-// wrapping ErrCheckpoint and leaves o unchanged; no input panics.
+// MarshalBinary (this version's, or versions 2 and 3). The observer and
+// Threads of o are kept; a run whose memory with o's Threads exceeds the
+// checkpoint's budget (Config.MaxMemory) is refused. A truncated,
+// corrupted, foreign or inconsistent input gives an error wrapping
+// ErrCheckpoint and leaves o unchanged; no input panics.
 func (o *Optimizer) UnmarshalBinary(data []byte) error {
 	t, err := decode(data)
 	if err != nil {
 		return err
 	}
 	obs, threads, pool, cleanup := o.cfg.Observer, o.cfg.Threads, o.threads, o.threadsCleanup
+	// The run goes on with o's Threads, whose goroutines each hold a work
+	// space: the budget must cover them too.
+	withThreads := t.cfg
+	withThreads.Threads = threads
+	if err := checkMemory(&withThreads, t.fix, &t.par, t.injected(&withThreads, t.par.Lambda)); err != nil {
+		return fmt.Errorf("%w: with the receiver's Threads = %d: %w", ErrCheckpoint, threads, err)
+	}
 	observing, again := o.observing, o.again // restored inside the observer
 	*o = *t
 	o.cfg.Observer, o.cfg.Threads, o.threads, o.threadsCleanup = obs, threads, pool, cleanup

@@ -229,3 +229,46 @@ func TestMemoryFixed(t *testing.T) {
 		t.Errorf("Reconfigure of MaxMemory: err = %v", err)
 	}
 }
+
+// TestUnmarshalThreadsMemory: a checkpoint restored into an optimizer
+// with Threads goes on with the receiver's goroutines, whose work space
+// and stacks the checkpoint's budget must hold too; where it does not,
+// UnmarshalBinary refuses and the receiver goes on as it was.
+func TestUnmarshalThreadsMemory(t *testing.T) {
+	const n = 512
+	cfg := mmaes.DefaultConfig(n)
+	cfg.Seed = 3
+	lo, hi := int64(1<<10), int64(1<<30) // the smallest budget New accepts, to 4 KiB
+	for hi-lo > 1<<12 {
+		cfg.MaxMemory = (lo + hi) / 2
+		if _, err := mmaes.New(cfg); err != nil {
+			lo = cfg.MaxMemory
+		} else {
+			hi = cfg.MaxMemory
+		}
+	}
+	cfg.MaxMemory = hi
+	src := mustNew(t, cfg)
+	runGens(t, src, sphere, 2)
+	b, err := src.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	small := mmaes.DefaultConfig(16)
+	small.Threads = 64
+	r := mustNew(t, small)
+	defer r.Close()
+	if err := r.UnmarshalBinary(b); !errors.Is(err, mmaes.ErrCheckpoint) || !strings.Contains(err.Error(), "Threads = 64") {
+		t.Errorf("restored into Threads = 64 within the source's smallest budget: err = %v", err)
+	}
+	if got := len(r.Mean()); got != 16 {
+		t.Fatalf("the refused restore changed the receiver: its mean has %d coordinates", got)
+	}
+	runGens(t, r, sphere, 2)
+
+	var plain mmaes.Optimizer
+	if err := plain.UnmarshalBinary(b); err != nil {
+		t.Errorf("restored without Threads: %v", err)
+	}
+}

@@ -39,7 +39,9 @@ type WorkerConfig struct {
 	// waits for the evaluation in progress even when another worker is
 	// idle, so that a generation may take one evaluation longer. It pays
 	// when evaluations take about equally long and λ is a multiple of the
-	// number of workers.
+	// number of workers. A worker that stops hands the task it fetched
+	// ahead back at once; that delivery counts towards the coordinator's
+	// MaxDeliver like any other.
 	Prefetch bool
 }
 
