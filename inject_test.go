@@ -454,15 +454,7 @@ func TestInjectMemory(t *testing.T) {
 	const n = 300
 	cfg := mmaes.DefaultConfig(n)
 	cfg.Seed = 5
-	lo, hi := int64(1<<10), int64(1<<30) // the smallest budget New accepts, to 4 KiB
-	for hi-lo > 1<<12 {
-		cfg.MaxMemory = (lo + hi) / 2
-		if _, err := mmaes.New(cfg); err != nil {
-			lo = cfg.MaxMemory
-		} else {
-			hi = cfg.MaxMemory
-		}
-	}
+	hi := smallestBudget(cfg)
 	cfg.MaxMemory = hi
 	o, twin := mustNew(t, cfg), mustNew(t, cfg)
 	var ce *mmaes.ConfigError

@@ -238,16 +238,7 @@ func TestUnmarshalThreadsMemory(t *testing.T) {
 	const n = 512
 	cfg := mmaes.DefaultConfig(n)
 	cfg.Seed = 3
-	lo, hi := int64(1<<10), int64(1<<30) // the smallest budget New accepts, to 4 KiB
-	for hi-lo > 1<<12 {
-		cfg.MaxMemory = (lo + hi) / 2
-		if _, err := mmaes.New(cfg); err != nil {
-			lo = cfg.MaxMemory
-		} else {
-			hi = cfg.MaxMemory
-		}
-	}
-	cfg.MaxMemory = hi
+	cfg.MaxMemory = smallestBudget(cfg)
 	src := mustNew(t, cfg)
 	runGens(t, src, sphere, 2)
 	b, err := src.MarshalBinary()
@@ -271,4 +262,19 @@ func TestUnmarshalThreadsMemory(t *testing.T) {
 	if err := plain.UnmarshalBinary(b); err != nil {
 		t.Errorf("restored without Threads: %v", err)
 	}
+}
+
+// smallestBudget returns the smallest MaxMemory with which New accepts cfg,
+// to 4 KiB (at most 1 GiB).
+func smallestBudget(cfg mmaes.Config) int64 {
+	lo, hi := int64(1<<10), int64(1<<30)
+	for hi-lo > 1<<12 {
+		cfg.MaxMemory = (lo + hi) / 2
+		if _, err := mmaes.New(cfg); err != nil {
+			lo = cfg.MaxMemory
+		} else {
+			hi = cfg.MaxMemory
+		}
+	}
+	return hi
 }

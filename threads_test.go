@@ -318,15 +318,7 @@ func TestCloseFreesThreads(t *testing.T) {
 	cfg := startConfig(n, mmaes.MMA, 5)
 	cfg.Threads = threads
 	o := mustNew(t, cfg)
-	fit := make([]float64, o.Lambda())
-	gen := func() {
-		for i, x := range o.Ask() {
-			fit[i] = ellipsoid(x)
-		}
-		if err := o.Tell(fit); err != nil {
-			t.Fatal(err)
-		}
-	}
+	gen := func() { runGens(t, o, ellipsoid, 1) }
 	gen()
 	gen()
 	heap := func() float64 {
