@@ -25,10 +25,20 @@ func newNames(prefix, runID string) (names, error) {
 	if !validRunID(prefix) {
 		return names{}, fmt.Errorf("jetstream: prefix %q: want 1 to %d characters from A–Z, a–z, 0–9, '-', '_'", prefix, maxRunID)
 	}
-	if !validRunID(runID) {
-		return names{}, fmt.Errorf("jetstream: run id %q: want 1 to %d characters from A–Z, a–z, 0–9, '-', '_'", runID, maxRunID)
+	if err := CheckRunID(runID); err != nil {
+		return names{}, err
 	}
 	return names{prefix, runID}, nil
+}
+
+// CheckRunID returns an error unless id can name a run (the RunID of
+// CoordinatorConfig and WorkerConfig): 1 to 64 characters from A–Z, a–z,
+// 0–9, '-' and '_'. A command can check its flag before it connects.
+func CheckRunID(id string) error {
+	if !validRunID(id) {
+		return fmt.Errorf("jetstream: run id %q: want 1 to %d characters from A–Z, a–z, 0–9, '-', '_'", id, maxRunID)
+	}
+	return nil
 }
 
 func (n names) taskStream() string   { return n.prefix + "_tasks" }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -54,6 +55,9 @@ func bbobCmd(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	o.configs = strings.Split(*configs, ",")
+	if err := noRepeats("config", o.configs); err != nil {
+		return err
+	}
 	for _, c := range o.configs {
 		if _, err := bbobConfig(c, 2); err != nil {
 			return err
@@ -75,6 +79,9 @@ func bbobCmd(args []string, stdout, stderr io.Writer) error {
 		o.ref = ref
 	case bbobStandard(&o):
 		o.ref = tableReference(pycmaReference())
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return fmt.Errorf("%w: -out: %v", errUsage, err)
 	}
 	start := time.Now()
 	runs := runSuite(&o, *workers, newProgress(stderr, !*quiet))
@@ -293,28 +300,29 @@ func indexOf(xs []string, x string) int {
 	return -1
 }
 
-// parseRanges parses "1-5,10" into the integers in [lo, hi].
+// parseRanges parses "1-5,10" into the integers in [lo, hi], each listed
+// once: every entry a whole integer or a range a-b with a ≤ b.
 func parseRanges(flagName, s string, lo, hi int) ([]int, error) {
 	var out []int
 	for _, part := range strings.Split(s, ",") {
 		part = strings.TrimSpace(part)
 		a, b, isRange := strings.Cut(part, "-")
-		var x, y int
-		if _, err := fmt.Sscan(a, &x); err != nil {
-			return nil, fmt.Errorf("%w: -%s: %q", errUsage, flagName, part)
-		}
-		y = x
+		x, errA := strconv.Atoi(strings.TrimSpace(a))
+		y, errB := x, error(nil)
 		if isRange {
-			if _, err := fmt.Sscan(b, &y); err != nil {
-				return nil, fmt.Errorf("%w: -%s: %q", errUsage, flagName, part)
-			}
+			y, errB = strconv.Atoi(strings.TrimSpace(b))
 		}
-		if x < lo || y > hi || x > y {
+		switch {
+		case errA != nil || errB != nil:
+			return nil, fmt.Errorf("%w: -%s: %q is not an integer or a range a-b", errUsage, flagName, part)
+		case x > y:
+			return nil, fmt.Errorf("%w: -%s: %q runs from high to low", errUsage, flagName, part)
+		case x < lo || y > hi:
 			return nil, fmt.Errorf("%w: -%s: %q outside %d..%d", errUsage, flagName, part, lo, hi)
 		}
 		for v := x; v <= y; v++ {
 			out = append(out, v)
 		}
 	}
-	return out, nil
+	return out, noRepeats(flagName, out)
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -148,6 +149,9 @@ func readRunsReference(path string, o *bbobOpts) (*runsReference, error) {
 		}
 		if inst[r.instance] {
 			key := [2]int{r.n, r.f}
+			if slices.ContainsFunc(ref.runs[key], func(q bbobRun) bool { return q.instance == r.instance }) {
+				return nil, fmt.Errorf("%s:%d: function %d, n = %d, instance %d listed twice", path, k+1, r.f, r.n, r.instance)
+			}
 			ref.runs[key] = append(ref.runs[key], r)
 		}
 	}

@@ -22,7 +22,7 @@ import (
 // CmaEsChol, all measured in the same run on one core.
 func benchCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench", stderr)
-	dimsFlag := fs.String("dims", "16,64,256,1024,4096", "dimensions")
+	dimsFlag := fs.String("dims", "16,64,256,1024,4096", "dimensions (at most 16384)")
 	reps := fs.Int("reps", 7, "timed repetitions per measurement (the median is reported)")
 	gonumMax := fs.Int("gonum-max", 1024, "largest n for gonum's CmaEsChol (it is O(n³) per generation)")
 	latencyDims := fs.String("latency-dims", "64,1024", "dimensions of the single-generation latency distribution (empty: none)")
@@ -51,11 +51,19 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if *threads < 0 || *threads == 1 {
-		return fmt.Errorf("%w: -threads must be 0 or at least 2", errUsage)
+	if *threads < 0 || *threads == 1 || *threads > maxBenchThreads {
+		return fmt.Errorf("%w: -threads must be 0 or in [2, %d]", errUsage, maxBenchThreads)
+	}
+	for _, n := range slices.Concat(dims, latDims) {
+		if err := checkBenchDim(n, *threads); err != nil {
+			return err
+		}
 	}
 	if *reps < 1 || *latencyGens < 1 || *runs < 1 {
 		return fmt.Errorf("%w: -reps, -runs and -latency-gens must be positive", errUsage)
+	}
+	if err := checkOutputFiles("md", *mdPath, "plot", *plotPath); err != nil {
+		return err
 	}
 	runtime.GOMAXPROCS(1) // one core, as every figure is per core
 
@@ -235,6 +243,30 @@ func timed(f func()) float64 {
 	t := time.Now()
 	f()
 	return time.Since(t).Seconds()
+}
+
+// maxBenchThreads is the most goroutines -threads may ask for: the
+// library's bound on Config.Threads.
+const maxBenchThreads = 1024
+
+// maxBenchDim bounds the full-matrix dimensions of bench: beside the
+// optimizer's A it holds an n×n buffer for the bandwidth and OpenBLAS's
+// copies, 2 GiB each at this n.
+const maxBenchDim = 16384
+
+// checkBenchDim reports a usage error unless a full-matrix generation of
+// dimension n (with threads goroutines, 0: one) fits: n ≤ maxBenchDim, and
+// the optimizer within the library's memory budget.
+func checkBenchDim(n, threads int) error {
+	if n > maxBenchDim {
+		return fmt.Errorf("%w: -dims and -latency-dims at most %d (the full matrix; -lmma-dims for larger n)", errUsage, maxBenchDim)
+	}
+	cfg := mmaes.DefaultConfig(n)
+	cfg.Threads = threads
+	if _, err := cfg.Params(); err != nil {
+		return fmt.Errorf("%w: n = %d: %v", errUsage, n, err)
+	}
+	return nil
 }
 
 // batch returns how many repetitions of something taking about per seconds

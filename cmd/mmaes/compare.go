@@ -28,7 +28,7 @@ func compareCmd(args []string, stdout, stderr io.Writer) error {
 		return largescaleCmd(args[1:], stdout, stderr)
 	}
 	fs := newFlagSet("compare", stderr)
-	dimsFlag := fs.String("dims", "4,8,16", "dimensions")
+	dimsFlag := fs.String("dims", "4,8,16", "dimensions (at most 4096)")
 	runs := fs.Int("runs", 5, "runs (seeds 1..runs) per function and dimension")
 	funcsFlag := fs.String("funcs", "sp,cig,ell", "test functions (short names)")
 	budget := fs.Int("max-evals", 100000, "evaluation budget of each run")
@@ -46,12 +46,22 @@ func compareCmd(args []string, stdout, stderr io.Writer) error {
 	if err := checkWorkersFlag("workers", *workers, 1); err != nil {
 		return err
 	}
-	var probs []problem
-	for _, name := range strings.Split(*funcsFlag, ",") {
-		fn, err := lookupFunction(strings.TrimSpace(name))
-		if err != nil {
-			return err
+	for _, n := range dims {
+		if n > maxCompareDim {
+			return fmt.Errorf("%w: -dims at most %d (gonum's CmaEsChol holds several n×n matrices a run)", errUsage, maxCompareDim)
 		}
+	}
+	fns, err := parseFuncs("funcs", *funcsFlag)
+	if err != nil {
+		return err
+	}
+	var probs []problem
+	for _, n := range dims {
+		if _, err := (problem{fn: fns[0], n: n}).config(mmaes.MMA, 1, *budget).Params(); err != nil {
+			return fmt.Errorf("%w: n = %d: %v", errUsage, n, err)
+		}
+	}
+	for _, fn := range fns {
 		for _, n := range dims {
 			probs = append(probs, problem{fn: fn, n: n})
 		}
@@ -142,7 +152,7 @@ func runMMAES(p problem, seed uint64, budget int) compareRun {
 	cfg := p.config(mmaes.MMA, seed, budget)
 	opt, err := mmaes.New(cfg)
 	if err != nil {
-		return compareRun{}
+		panic(err) // compareCmd checked the configuration of every n
 	}
 	start := time.Now()
 	res, _ := opt.Optimize(context.Background(), p.objective(seed))
@@ -154,6 +164,10 @@ func runMMAES(p problem, seed uint64, budget int) compareRun {
 		wall:        time.Since(start),
 	}
 }
+
+// maxCompareDim bounds the dimensions of compare, as of paper: gonum's
+// runs cost O(n³) a generation.
+const maxCompareDim = 4096
 
 // runGonum runs gonum's CmaEsChol from the same start: the same m0, the
 // initial covariance σ0²·I (gonum samples with its Cholesky factor, so σ0

@@ -229,6 +229,13 @@ func largescaleCmd(args []string, stdout, stderr io.Writer) error {
 			}
 			funcs = append(funcs, fn)
 		}
+		var names []string
+		for _, f := range funcs {
+			names = append(names, f.Short)
+		}
+		if err := noRepeats("funcs", names); err != nil {
+			return err
+		}
 	}
 	var opts []string
 	for _, name := range strings.Split(*optsFlag, ",") {
@@ -249,6 +256,9 @@ func largescaleCmd(args []string, stdout, stderr io.Writer) error {
 		if *maxEvals == 0 && *budgetPerN > math.MaxInt/n {
 			return fmt.Errorf("%w: -budget-per-n %d times n = %d overflows an int", errUsage, *budgetPerN, n)
 		}
+	}
+	if err := checkOutputFiles("out", *out); err != nil {
+		return err
 	}
 	budgetFor := func(n int) int {
 		if *maxEvals > 0 {
@@ -343,6 +353,7 @@ func runLargeJobs(jobs []*largeJob, workers, mmaMaxDim int, progress io.Writer) 
 type largeCell struct {
 	runs, solved int
 	skipped      bool
+	failed       int     // runs whose optimizer refused the configuration
 	medianEvals  float64 // median evaluations to target of the solved runs (NaN: none)
 	medianBest   float64 // median best value of all runs
 	seconds      float64 // total wall time
@@ -355,6 +366,10 @@ func summarizeLarge(rs []largeRun) largeCell {
 	for _, r := range rs {
 		if r.skipped {
 			c.skipped = true
+			continue
+		}
+		if r.err != nil {
+			c.failed++
 			continue
 		}
 		if r.solved() {
@@ -370,11 +385,14 @@ func summarizeLarge(rs []largeRun) largeCell {
 }
 
 // String is the cell as the table shows it: "12345 (11/11)", or, when no
-// run solved the function, "– (0/11, f 2.3e+03)" with the median best f.
+// run solved the function, "– (0/11, f 2.3e+03)" with the median best f;
+// "error (…)" when the optimizer refused the configuration of some runs.
 func (c largeCell) String() string {
 	switch {
 	case c.skipped:
 		return "skipped"
+	case c.failed > 0:
+		return fmt.Sprintf("error (%d/%d runs refused)", c.failed, c.runs)
 	case c.solved == 0:
 		return fmt.Sprintf("– (0/%d, f %.2g)", c.runs, c.medianBest)
 	}
@@ -384,7 +402,7 @@ func (c largeCell) String() string {
 // largeRatio is a/b of the median evaluations, "–" unless both solved at
 // least once.
 func largeRatio(a, b largeCell) string {
-	if a.skipped || b.skipped || a.solved == 0 || b.solved == 0 {
+	if a.skipped || b.skipped || a.failed > 0 || b.failed > 0 || a.solved == 0 || b.solved == 0 {
 		return "–"
 	}
 	return fmt.Sprintf("%.2f", a.medianEvals/b.medianEvals)

@@ -195,3 +195,20 @@ func TestCountingObjective(t *testing.T) {
 		t.Errorf("a hit after the budget counted (%d)", late.hit)
 	}
 }
+
+// TestLargeCellRefused: a cell with runs whose optimizer refused the
+// configuration says so, rather than a best f of 0 from runs that never
+// evaluated, and gives no ratio.
+func TestLargeCellRefused(t *testing.T) {
+	refused := summarizeLarge([]largeRun{{err: fmt.Errorf("c_σ > 1")}})
+	if s := refused.String(); !strings.HasPrefix(s, "error") {
+		t.Errorf("refused cell %q, want an error cell", s)
+	}
+	solved := summarizeLarge([]largeRun{{hit: 100, evals: 100}})
+	if r := largeRatio(refused, solved); r != "–" {
+		t.Errorf("ratio with a refused cell: %q", r)
+	}
+	if s := solved.String(); s != "100 (1/1)" {
+		t.Errorf("solved cell %q", s)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	neturl "net/url"
 	"os"
 	"os/signal"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -51,10 +52,10 @@ func connectNATS(ctx context.Context, url, name string, wait time.Duration, stde
 			return nc, nil
 		}
 		if !errors.Is(err, nats.ErrNoServers) || !time.Now().Before(deadline) {
-			return nil, fmt.Errorf("connecting to %s: %w", redacted(url), err)
+			return nil, fmt.Errorf("connecting to %s: %w", redacted(url), redactedError(err, url))
 		}
 		if !said {
-			fmt.Fprintf(stderr, "waiting up to %v for the NATS server at %s (%v)\n", wait, redacted(url), err)
+			fmt.Fprintf(stderr, "waiting up to %v for the NATS server at %s (%v)\n", wait, redacted(url), redactedError(err, url))
 			said = true
 		}
 		select {
@@ -65,13 +66,38 @@ func connectNATS(ctx context.Context, url, name string, wait time.Duration, stde
 	}
 }
 
-// redacted is a server URL with its password replaced by "xxxxx".
+// redacted is a server URL, or a comma-separated list of them as nats.go
+// takes, with every password replaced by "xxxxx"; an unparsable URL is
+// not shown at all.
 func redacted(s string) string {
-	u, err := neturl.Parse(s)
-	if err != nil {
-		return "(an unparsable URL)"
+	parts := strings.Split(s, ",")
+	for i, p := range parts {
+		u, err := neturl.Parse(strings.TrimSpace(p))
+		if err != nil {
+			parts[i] = "(an unparsable URL)"
+			continue
+		}
+		parts[i] = u.Redacted()
 	}
-	return u.Redacted()
+	return strings.Join(parts, ",")
+}
+
+// redactedError is err with the password of every URL in s replaced by
+// "xxxxx" in its message (nats.go's errors quote the URL they failed
+// on); an unparsable URL in s hides the message.
+func redactedError(err error, s string) error {
+	msg := err.Error()
+	for _, p := range strings.Split(s, ",") {
+		p = strings.TrimSpace(p)
+		u, perr := neturl.Parse(p)
+		if perr != nil {
+			return errors.New("the URL does not parse")
+		}
+		if pw, ok := u.User.Password(); ok && pw != "" {
+			msg = strings.ReplaceAll(msg, pw, "xxxxx")
+		}
+	}
+	return errors.New(msg)
 }
 
 // interrupted returns the context of a command that SIGINT (Ctrl-C) and
@@ -98,6 +124,9 @@ func coordinateCmd(args []string, stdout, stderr io.Writer) error {
 	quiet := fs.Bool("q", false, "no progress line")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if err := jetstream.CheckRunID(*runID); err != nil {
+		return fmt.Errorf("%w: -run: %v", errUsage, err)
 	}
 	fn, err := lookupFunction(*fname)
 	if err != nil {
@@ -212,6 +241,9 @@ func workCmd(args []string, stdout, stderr io.Writer) error {
 	quiet := fs.Bool("q", false, "no progress line")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if err := jetstream.CheckRunID(*runID); err != nil {
+		return fmt.Errorf("%w: -run: %v", errUsage, err)
 	}
 	fn, err := lookupFunction(*fname)
 	if err != nil {

@@ -192,3 +192,27 @@ func TestCoordinateWorkBadCommandLines(t *testing.T) {
 		t.Errorf("work, no server: exit %d, %q (and no password)", code, stderr)
 	}
 }
+
+// TestRedacted: no password of a server URL, or of any URL of a
+// comma-separated list, reaches a message, also when nats.go quotes the
+// URL in its error or the URL does not parse.
+func TestRedacted(t *testing.T) {
+	for _, c := range []struct{ url, want string }{
+		{"nats://u:secret@127.0.0.1:4222", "nats://u:xxxxx@127.0.0.1:4222"},
+		{"nats://u:secret@h1:1,nats://v:pw2@h2:2", "nats://u:xxxxx@h1:1,nats://v:xxxxx@h2:2"},
+		{"nats://u:secret@127.0.0.1:bad", "(an unparsable URL)"},
+	} {
+		if got := redacted(c.url); got != c.want {
+			t.Errorf("redacted(%q) = %q, want %q", c.url, got, c.want)
+		}
+	}
+	for _, c := range []struct{ url, msg string }{
+		{"nats://u:secret@h1:1,nats://v:pw2@h2:2", `dial nats://u:secret@h1:1 and nats://v:pw2@h2:2: refused`},
+		{"nats://u:secret@127.0.0.1:bad", `parse "nats://u:secret@127.0.0.1:bad": invalid port`},
+	} {
+		got := redactedError(fmt.Errorf("%s", c.msg), c.url).Error()
+		if strings.Contains(got, "secret") || strings.Contains(got, "pw2") {
+			t.Errorf("redactedError(%q) = %q: a password", c.msg, got)
+		}
+	}
+}

@@ -108,10 +108,23 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 }
 
 // parseFlags parses args and rejects positional arguments; a parse error is
-// a usage error.
+// a usage error, reported in one line by the caller (the flag set itself
+// prints the defaults only for -h).
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	fs.Usage = usage
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			if usage != nil {
+				usage()
+			} else {
+				fmt.Fprintf(out, "Usage of %s:\n", fs.Name())
+				fs.PrintDefaults()
+			}
 			return err
 		}
 		return fmt.Errorf("%w: %v", errUsage, err)

@@ -64,6 +64,38 @@ func TestBadCommandLines(t *testing.T) {
 		{"largescale", "-budget-per-n", "1099511627776", "-dims", "16777216"},
 		{"largescale", "-first-seed", "9223372036854775807"},
 		{"bench", "-dims", "9223372036854775807"},
+		{"bench", "-dims", "1000000"},
+		{"bench", "-dims", "4", "-latency-dims", "1000000"},
+		{"bench", "-dims", "4", "-threads", "100000"},
+		{"compare", "-dims", "1000000"},
+		// Lists: every entry a whole integer or range, listed once.
+		{"bbob", "-f", "1-2-9"},
+		{"bbob", "-f", "3-1"},
+		{"bbob", "-dims", "2.5"},
+		{"bbob", "-instances", "1e3"},
+		{"bbob", "-f", "1,1"},
+		{"bbob", "-f", "1-3,2"},
+		{"bbob", "-config", "default,default"},
+		{"run", "-n", "4", "-integer", "1x,2.9"},
+		{"run", "-n", "4", "-integer", "a"},
+		{"run", "-n", "4", "-fixed", "0=1,0=2"},
+		{"run", "-n", "4", "-fixed", "0=NaN"},
+		{"run", "-n", "4", "-fixed", "0=-Inf"},
+		{"compare", "-dims", "2,2"},
+		{"compare", "-funcs", "sp,sp"},
+		{"largescale", "-dims", "10,10"},
+		{"largescale", "-funcs", "sph,sph"},
+		{"paper", "-funcs", "sp,sp"},
+		{"paper", "-workers", "5000"},
+		// Outputs that cannot be written, before any run.
+		{"run", "-n", "4", "-trace", "/nonexistent-dir/x.csv"},
+		{"run", "-n", "4", "-plot", "/nonexistent-dir/x.png"},
+		{"bench", "-dims", "4", "-md", "/nonexistent-dir/x.md"},
+		{"largescale", "-dims", "10", "-out", "/nonexistent-dir/x.md"},
+		{"bbob", "-f", "1", "-dims", "2", "-instances", "1", "-out", "/dev/null/x"},
+		// A run id the coordinator and the workers refuse, before connecting.
+		{"work", "-run", "a.b", "-nats", "nats://127.0.0.1:1", "-wait", "1m"},
+		{"coordinate", "-run", "a.b", "-nats", "nats://127.0.0.1:1", "-wait", "1m"},
 	} {
 		code, _, stderr := exec(args...)
 		if code != 2 {
@@ -71,6 +103,11 @@ func TestBadCommandLines(t *testing.T) {
 		}
 		if !strings.Contains(stderr, "mmaes") || strings.Contains(stderr, "goroutine") {
 			t.Errorf("%q: stderr is not a usage message:\n%s", args, stderr)
+		}
+		// The message and the hint to -h, not the flags' listing (an
+		// unknown command lists the commands).
+		if lines := strings.Count(strings.TrimSpace(stderr), "\n") + 1; lines > 2 && args[0] != "nosuchcommand" {
+			t.Errorf("%q: %d lines on stderr, want the message and the hint:\n%s", args, lines, stderr)
 		}
 	}
 }

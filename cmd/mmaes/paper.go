@@ -145,19 +145,19 @@ func paperFlags(args []string, stderr io.Writer) (paperOpts, error) {
 	}
 	if *funcs == "" {
 		o.funcs = benchfn.All()
-	} else if o.funcs, err = parseFuncs(*funcs); err != nil {
+	} else if o.funcs, err = parseFuncs("funcs", *funcs); err != nil {
 		return paperOpts{}, err
 	}
-	if o.alphaFuncs, err = parseFuncs(*alphaFuncs); err != nil {
+	if o.alphaFuncs, err = parseFuncs("alpha-funcs", *alphaFuncs); err != nil {
 		return paperOpts{}, err
 	}
-	if o.rotFuncs, err = parseFuncs(*rotFuncs); err != nil {
+	if o.rotFuncs, err = parseFuncs("rot-funcs", *rotFuncs); err != nil {
 		return paperOpts{}, err
 	}
 	for _, c := range []struct {
 		name string
 		v    int
-	}{{"runs", o.runs}, {"workers", o.workers}, {"traj-n", o.trajN}, {"traj-runs", o.trajRuns},
+	}{{"runs", o.runs}, {"traj-n", o.trajN}, {"traj-runs", o.trajRuns},
 		{"alpha-n", o.alphaN}, {"alpha-runs", o.alphaRuns}, {"eig-n", o.eigN}, {"rot-runs", o.rotRuns}} {
 		if c.v < 1 || c.v > maxFlagDim {
 			return paperOpts{}, fmt.Errorf("%w: -%s must be in [1, %d]", errUsage, c.name, maxFlagDim)
@@ -183,21 +183,19 @@ func paperFlags(args []string, stderr io.Writer) (paperOpts, error) {
 	return o, nil
 }
 
-// parseFuncs parses a comma-separated list of short function names.
-func parseFuncs(s string) ([]benchfn.Function, error) {
+// parseFuncs parses a comma-separated list of distinct short function
+// names (flag -flagName).
+func parseFuncs(flagName, s string) ([]benchfn.Function, error) {
 	var out []benchfn.Function
-	seen := map[string]bool{}
+	var names []string
 	for _, name := range strings.Split(s, ",") {
 		f, err := lookupFunction(strings.TrimSpace(name))
 		if err != nil {
 			return nil, err
 		}
-		if !seen[f.Short] {
-			seen[f.Short] = true
-			out = append(out, f)
-		}
+		out, names = append(out, f), append(names, f.Short)
 	}
-	return out, nil
+	return out, noRepeats(flagName, names)
 }
 
 func sortedUnique(xs []int) []int {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strconv"
 	"strings"
 
@@ -139,7 +140,7 @@ func parseUpdate(s string) (mmaes.Update, error) {
 	return 0, fmt.Errorf("%w: unknown update %q (mma, ecma, cholesky or lmma)", errUsage, s)
 }
 
-// parseInts parses a comma-separated list of positive integers.
+// parseInts parses a comma-separated list of distinct positive integers.
 func parseInts(flagName, s string) ([]int, error) {
 	var out []int
 	for _, f := range strings.Split(s, ",") {
@@ -149,5 +150,38 @@ func parseInts(flagName, s string) ([]int, error) {
 		}
 		out = append(out, v)
 	}
-	return out, nil
+	return out, noRepeats(flagName, out)
+}
+
+// noRepeats reports a usage error naming the first entry of a list flag
+// that is listed twice: a repeated entry would run the same cells again and
+// count their runs twice.
+func noRepeats[T comparable](flagName string, xs []T) error {
+	seen := make(map[T]bool, len(xs))
+	for _, x := range xs {
+		if seen[x] {
+			return fmt.Errorf("%w: -%s: %v listed twice", errUsage, flagName, x)
+		}
+		seen[x] = true
+	}
+	return nil
+}
+
+// checkOutputFiles makes sure that the files that output flags name (flag
+// name, path; an empty path: none) can be written before the computation
+// that fills them, so that a path that cannot be is a usage error at once
+// rather than after minutes of runs. It creates each missing file, empty.
+func checkOutputFiles(flags ...string) error {
+	for i := 0; i+1 < len(flags); i += 2 {
+		name, path := flags[i], flags[i+1]
+		if path == "" {
+			continue
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
+		if err != nil {
+			return fmt.Errorf("%w: -%s: %v", errUsage, name, err)
+		}
+		f.Close()
+	}
+	return nil
 }

@@ -102,6 +102,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
+	if err := checkOutputFiles("trace", *tracePath, "plot", *plotPath); err != nil {
+		return err
+	}
 	var tr trace
 	prog := newProgress(stderr, !*quiet)
 	tracing := *tracePath != "" || *plotPath != ""
@@ -270,8 +273,14 @@ func applyObjectiveFlags(cfg *mmaes.Config, scales, fixed, integer string, minSt
 			i, v, ok := strings.Cut(strings.TrimSpace(part), "=")
 			idx, err1 := strconv.Atoi(i)
 			val, err2 := strconv.ParseFloat(v, 64)
-			if !ok || err1 != nil || err2 != nil {
+			switch {
+			case !ok || err1 != nil || err2 != nil:
 				return fmt.Errorf("%w: -fixed %q: want index=value pairs, e.g. 0=1.5,3=-2", errUsage, fixed)
+			case math.IsNaN(val) || math.IsInf(val, 0):
+				return fmt.Errorf("%w: -fixed %q: the value of coordinate %d must be finite", errUsage, fixed, idx)
+			}
+			if _, twice := cfg.Fixed[idx]; twice {
+				return fmt.Errorf("%w: -fixed %q: coordinate %d listed twice", errUsage, fixed, idx)
 			}
 			cfg.Fixed[idx] = val
 			if idx >= 0 && idx < len(cfg.Mean) {
