@@ -73,7 +73,8 @@ type Config struct {
 	// MinStd, a run on a noisy objective that never ends keeps searching at
 	// that resolution instead of shrinking σ until it underflows. Either
 	// costs a pass over A's rows a generation (n² reads; the update costs
-	// λ·n² flops).
+	// λ·n² flops). They bound σ·‖A_i‖ of integer coordinates too, before
+	// the margin's factor widens them (StdDevs reports the widened ones).
 	MinStd, MaxStd float64
 	// Seed seeds the optimizer's own xoshiro256++ generators. Every seed,
 	// 0 included, is an ordinary seed: the same Config gives the same run,

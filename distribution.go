@@ -46,7 +46,12 @@ const (
 	// docs/large-scale.md derives it and has its measurements. It has no
 	// rank-μ term (RankMu, Active) and no Noise; A() returns the dense
 	// matrix only while n² floats fit a quarter of the memory budget (else
-	// nil), AInv nil, P and V the live pair.
+	// nil), AInv nil, P and V the live pair. The stretches are not offset
+	// by a shrink of A (MMA's factor 1 − c1/2), so where selection carries
+	// no information (pure noise, a plateau) the spread grows by about
+	// c1/2 a generation: at small n (2 to a few dozen, c1 large, windows
+	// short) without bound, until the run ends in NumericalBreakdown or
+	// Config.MaxStd holds it; the full matrix is the one for small n.
 	LMMA
 
 	numUpdates

@@ -3,6 +3,7 @@ package mmaes_test
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -238,5 +239,45 @@ func TestLMMACheckpointV7(t *testing.T) {
 	}
 	if got, again := continueHash(t, data, ellipsoid), continueHash(t, state(t, &o), ellipsoid); got != again {
 		t.Error("continues differently once rewritten in the current version")
+	}
+}
+
+// TestLMMADiagonalUnderflow: with the stops that would end it off, a run
+// whose stored stretches outgrow the diagonal S (rescaled down until it
+// leaves the normal numbers) ends in NumericalBreakdown rather than going
+// on with a state its own checkpoints cannot restore: every checkpoint of
+// a live run restores.
+func TestLMMADiagonalUnderflow(t *testing.T) {
+	cfg := mmaes.DefaultConfig(2)
+	cfg.Update = mmaes.LMMA
+	cfg.TolX, cfg.TolFun, cfg.MaxCondition = 0, 0, 0
+	cfg.MaxGenerations = 20000
+	o := mustNew(t, cfg)
+	f := func(x []float64) float64 { return x[0]*x[0] + 1e10*(x[1]-0.5)*(x[1]-0.5) }
+	fit := make([]float64, o.Lambda())
+	for o.Reason() == mmaes.NotStopped {
+		for i, x := range o.Ask() {
+			fit[i] = f(x)
+		}
+		if err := o.Tell(fit); err != nil && !errors.Is(err, mmaes.ErrBreakdown) {
+			t.Fatal(err)
+		}
+		if o.Reason() != mmaes.NotStopped || o.Generation()%50 != 0 {
+			continue
+		}
+		b, err := o.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r mmaes.Optimizer
+		if err := r.UnmarshalBinary(b); err != nil {
+			t.Fatalf("generation %d, a live run: its checkpoint does not restore: %v", o.Generation(), err)
+		}
+	}
+	if o.Reason() != mmaes.NumericalBreakdown {
+		t.Errorf("the run ended with %v at generation %d, want NumericalBreakdown (the diagonal underflows near generation 10 800)", o.Reason(), o.Generation())
+	}
+	if testing.Verbose() {
+		t.Logf("ended with %v at generation %d", o.Reason(), o.Generation())
 	}
 }

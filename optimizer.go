@@ -519,8 +519,10 @@ func (o *Optimizer) Mean() []float64 {
 // capacity holds Dim values (else a new slice is made). This is the step
 // size of each coordinate: σ alone is not, since σ and A trade scale
 // (only σ·A matters). It reads A (n² values) and allocates nothing when
-// dst has room. A fixed coordinate's deviation is 0. Nil for an
-// uninitialized Optimizer.
+// dst has room. A fixed coordinate's deviation is 0. An integer
+// coordinate (Config.Integer) is sampled with σ·d_i·‖A_i‖, d_i the
+// margin's factor that keeps a candidate off the mean's integer often
+// enough, and StdDevs reports that. Nil for an uninitialized Optimizer.
 func (o *Optimizer) StdDevs(dst []float64) []float64 {
 	if o.dist == nil {
 		return nil
