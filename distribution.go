@@ -50,8 +50,8 @@ const (
 	// by a shrink of A (MMA's factor 1 − c1/2), so where selection carries
 	// no information (pure noise, a plateau) the spread grows by about
 	// c1/2 a generation: at small n (2 to a few dozen, c1 large, windows
-	// short) without bound, until the run ends in NumericalBreakdown or
-	// Config.MaxStd holds it; the full matrix is the one for small n.
+	// short) without bound, until the run ends in NumericalBreakdown,
+	// unless Config.MaxStd holds it; the full matrix is the one for small n.
 	LMMA
 
 	numUpdates

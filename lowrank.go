@@ -2,7 +2,6 @@ package mmaes
 
 import (
 	"math"
-	"slices"
 
 	"github.com/mmaes-go/mmaes/kernel"
 )
@@ -55,7 +54,6 @@ type lowRank struct {
 
 	sd   []float64 // the diagonal part S of A (D at the start of a run)
 	sMax float64   // max_i S_i
-	sMin float64   // min_i S_i: A keeps full rank while it is a normal number
 	k    int       // slots in use, fast+1 … slots()
 	live int       // the slot of the live pair
 	win  int       // generations of the live window so far
@@ -245,7 +243,7 @@ func (d *lowRank) reset() {
 			d.sd[i] = d.s0[i]
 		}
 	}
-	d.sMax, d.sMin = maxAbs(d.sd), slices.Min(d.sd)
+	d.sMax = maxAbs(d.sd)
 	d.scanned = false
 }
 
@@ -380,9 +378,6 @@ func (d *lowRank) startWindow(t int, p, v []float64, pInf, vNm float64) {
 	d.pInf[t], d.vNorm[t], d.g[t] = pInf, vNm, 0
 }
 
-// smallestNormal is the smallest normal float64, 2⁻¹⁰²².
-const smallestNormal = 0x1p-1022
-
 // rowBound returns an upper bound of A's largest row norm:
 // max S + Σ_t |g_t|·max_i|p_t,i|·‖v_t‖.
 func (d *lowRank) rowBound() float64 {
@@ -411,7 +406,6 @@ func (d *lowRank) rebalance(sigma float64) int {
 	f := math.Ldexp(1, k)
 	kernel.Scale(f, d.sd)
 	d.sMax *= f
-	d.sMin = slices.Min(d.sd) // exact where it stays normal; 0 or subnormal where it does not
 	for t := range d.g[:d.k] {
 		d.g[t] *= f
 	}
@@ -422,12 +416,6 @@ func (d *lowRank) rebalance(sigma float64) int {
 // exact), else reports the bound.
 func (d *lowRank) inspect(gen int, exact bool) health {
 	h := health{minRow: math.NaN(), cond: math.NaN()}
-	if !(d.sMin >= smallestNormal) {
-		// S, scaled down by rebalance as the stored stretches grew, left
-		// the normal numbers: A = S + Σ stretches is about to lose rank.
-		h.broken = true
-		return h
-	}
 	h.maxRow = d.rowBound()
 	h.scanned = exact || gen%scanEvery(d.n) == 0 || !(h.maxRow < boundLimit)
 	if h.scanned {
@@ -701,21 +689,25 @@ func (d *lowRank) decode(r *decoder, live bool) error {
 	if r.err != nil {
 		return r.err
 	}
-	if live && (!allPositive(d.sd) || !allFinite(d.g[:k]) || !allFinite(d.p[:k*d.n]) || !allFinite(d.v[:k*d.n])) {
-		return ckErr("live run with a non-finite state, or a diagonal not > 0")
+	// S only ever changes by powers of 2 from positive values (rebalance),
+	// so a live run's S is ≥ 0: a long run whose stretches outgrew it may
+	// have scaled parts of it down to 0, and goes on (its row scans judge
+	// A's health).
+	if live && (!allNonNegative(d.sd) || !allFinite(d.g[:k]) || !allFinite(d.p[:k*d.n]) || !allFinite(d.v[:k*d.n])) {
+		return ckErr("live run with a non-finite state or a negative diagonal")
 	}
 	for t := 0; t < k; t++ {
 		d.pInf[t] = maxAbs(d.p[t*d.n : t*d.n+d.n])
 		d.vNorm[t] = kernel.Norm(d.v[t*d.n : t*d.n+d.n])
 	}
-	d.sMax, d.sMin = maxAbs(d.sd), slices.Min(d.sd)
+	d.sMax = maxAbs(d.sd)
 	return nil
 }
 
-// allPositive reports whether every x is finite and > 0.
-func allPositive(x []float64) bool {
+// allNonNegative reports whether every x is finite and ≥ 0.
+func allNonNegative(x []float64) bool {
 	for _, v := range x {
-		if !(v > 0) || !finite(v) {
+		if !(v >= 0) || !finite(v) {
 			return false
 		}
 	}
