@@ -30,14 +30,18 @@ func (o *Optimizer) SetLimits(maxEvals, maxGenerations int) error {
 // generation budget a restart strategy gave the current run (BIPOP's
 // small runs) still bounds it; with Stagnation, a new MaxGenerations
 // resizes the records it keeps (an allocation of up to 480 KB, refused
-// with the MaxMemory ConfigError beyond the memory budget). A run that
-// stopped because of its budget (MaxEvalsReached, MaxGenerationsReached)
-// or its target (TargetReached) continues when the new settings no longer
-// stop it, exactly as if it had been configured so from the start (the
-// generation that stopped it was complete; a criterion of the run that
-// fired in that generation too then acts as it would have: a restart, or
-// the stop, the observer called); other stops are final. The
-// new settings apply from the next Tell; a checkpoint stores them.
+// with the MaxMemory ConfigError beyond the memory budget), and a smaller
+// one drops the oldest records for good. A run that stopped because of
+// its budget (MaxEvalsReached, MaxGenerationsReached) or its target
+// (TargetReached) continues when the new settings no longer stop it,
+// exactly as if it had been configured so from the start (the generation
+// that stopped it was complete; a criterion of the run that fired in that
+// generation too then acts as it would have: a restart, or the stop, the
+// observer called), except for Stagnation's records that a lowered
+// MaxGenerations dropped: raised again, the run has fewer records than
+// one configured with the higher value throughout, and its Stagnation
+// stop can come later. Other stops are final. The new settings apply from
+// the next Tell; a checkpoint stores them.
 func (o *Optimizer) Reconfigure(edit func(*Config)) error {
 	if o.dist == nil {
 		return ErrNotInitialized
