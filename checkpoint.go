@@ -168,6 +168,9 @@ func (o *Optimizer) UnmarshalBinary(data []byte) error {
 	// space: the budget must cover them too.
 	withThreads := t.cfg
 	withThreads.Threads = threads
+	if pool == nil {
+		withThreads.Threads = 0 // none, or closed: the run goes on alone
+	}
 	if err := checkMemory(&withThreads, t.fix, &t.par, t.injected(&withThreads, t.par.Lambda)); err != nil {
 		return fmt.Errorf("%w: with the receiver's Threads = %d: %w", ErrCheckpoint, threads, err)
 	}

@@ -257,6 +257,13 @@ func TestUnmarshalThreadsMemory(t *testing.T) {
 		t.Fatalf("the refused restore changed the receiver: its mean has %d coordinates", got)
 	}
 	runGens(t, r, sphere, 2)
+	// Closed, the receiver goes on alone: the checkpoint fits.
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.UnmarshalBinary(b); err != nil {
+		t.Errorf("restored into a closed optimizer with Threads = 64: %v", err)
+	}
 
 	var plain mmaes.Optimizer
 	if err := plain.UnmarshalBinary(b); err != nil {

@@ -187,7 +187,7 @@ func (t *rowThreads) size(n, k int) {
 
 // stop ends the goroutines; the pool then computes nothing (sample
 // reports false). The goroutines end soon after (a spinning one within
-// threadSpin); wait waits for them.
+// threadSpin); close waits for them.
 func (t *rowThreads) stop() {
 	t.closed = true
 	t.once.Do(func() {

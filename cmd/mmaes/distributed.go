@@ -67,12 +67,12 @@ func connectNATS(ctx context.Context, url, name string, wait time.Duration, stde
 }
 
 // redacted is a server URL, or a comma-separated list of them as nats.go
-// takes, with every password replaced by "xxxxx"; an unparsable URL is
-// not shown at all.
+// takes, with every password replaced by "xxxxx"; an entry that does not
+// parse is not shown at all.
 func redacted(s string) string {
 	parts := strings.Split(s, ",")
 	for i, p := range parts {
-		u, err := neturl.Parse(strings.TrimSpace(p))
+		u, err := parseServerURL(p)
 		if err != nil {
 			parts[i] = "(an unparsable URL)"
 			continue
@@ -82,19 +82,30 @@ func redacted(s string) string {
 	return strings.Join(parts, ",")
 }
 
+// parseServerURL parses one server URL of a -nats list, with "nats://"
+// before an address without a scheme, as nats.go reads it.
+func parseServerURL(s string) (*neturl.URL, error) {
+	s = strings.TrimSpace(s)
+	if !strings.Contains(s, "://") {
+		s = "nats://" + s
+	}
+	return neturl.Parse(s)
+}
+
 // redactedError is err with the password of every URL in s replaced by
 // "xxxxx" in its message (nats.go's errors quote the URL they failed
-// on); an unparsable URL in s hides the message.
+// on). A URL that does not parse has its user information, up to its
+// last '@', replaced wherever the message quotes it.
 func redactedError(err error, s string) error {
 	msg := err.Error()
 	for _, p := range strings.Split(s, ",") {
 		p = strings.TrimSpace(p)
-		u, perr := neturl.Parse(p)
-		if perr != nil {
-			return errors.New("the URL does not parse")
-		}
-		if pw, ok := u.User.Password(); ok && pw != "" {
-			msg = strings.ReplaceAll(msg, pw, "xxxxx")
+		if at := strings.LastIndex(p, "@"); at >= 0 {
+			start := 0
+			if i := strings.Index(p, "://"); i >= 0 && i < at {
+				start = i + 3
+			}
+			msg = strings.ReplaceAll(msg, p[start:at+1], "xxxxx@")
 		}
 	}
 	return errors.New(msg)

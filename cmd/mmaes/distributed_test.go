@@ -201,6 +201,8 @@ func TestRedacted(t *testing.T) {
 		{"nats://u:secret@127.0.0.1:4222", "nats://u:xxxxx@127.0.0.1:4222"},
 		{"nats://u:secret@h1:1,nats://v:pw2@h2:2", "nats://u:xxxxx@h1:1,nats://v:xxxxx@h2:2"},
 		{"nats://u:secret@127.0.0.1:bad", "(an unparsable URL)"},
+		{"u:secret@h:4222", "nats://u:xxxxx@h:4222"}, // no scheme: nats.go adds nats://
+		{"127.0.0.1:4222", "nats://127.0.0.1:4222"},
 	} {
 		if got := redacted(c.url); got != c.want {
 			t.Errorf("redacted(%q) = %q, want %q", c.url, got, c.want)
@@ -209,10 +211,22 @@ func TestRedacted(t *testing.T) {
 	for _, c := range []struct{ url, msg string }{
 		{"nats://u:secret@h1:1,nats://v:pw2@h2:2", `dial nats://u:secret@h1:1 and nats://v:pw2@h2:2: refused`},
 		{"nats://u:secret@127.0.0.1:bad", `parse "nats://u:secret@127.0.0.1:bad": invalid port`},
+		{"u:secret@h:bad", `parse "nats://u:secret@h:bad": invalid port`},
 	} {
 		got := redactedError(fmt.Errorf("%s", c.msg), c.url).Error()
 		if strings.Contains(got, "secret") || strings.Contains(got, "pw2") {
 			t.Errorf("redactedError(%q) = %q: a password", c.msg, got)
+		}
+		if !strings.Contains(got, "xxxxx") {
+			t.Errorf("redactedError(%q) = %q: nothing redacted", c.msg, got)
+		}
+	}
+	// A message without credentials is kept as it is, short passwords
+	// included.
+	msg := "nats: no servers available for connection"
+	for _, url := range []string{"127.0.0.1:4222", "nats://u:nats@h:1"} {
+		if got := redactedError(fmt.Errorf("%s", msg), url).Error(); got != msg {
+			t.Errorf("redactedError(%q, %q) = %q", msg, url, got)
 		}
 	}
 }
