@@ -102,9 +102,6 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
-	if err := checkOutputFiles("trace", *tracePath, "plot", *plotPath); err != nil {
-		return err
-	}
 	var tr trace
 	prog := newProgress(stderr, !*quiet)
 	tracing := *tracePath != "" || *plotPath != ""
@@ -137,6 +134,10 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 		if errors.Is(err, mmaes.ErrInvalidConfig) {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
+		return err
+	}
+	defer opt.Close()
+	if err := checkOutputFiles("trace", *tracePath, "plot", *plotPath); err != nil {
 		return err
 	}
 	name := fn.Name
