@@ -164,15 +164,15 @@ func (o *Optimizer) UnmarshalBinary(data []byte) error {
 		return err
 	}
 	obs, threads, pool, cleanup := o.cfg.Observer, o.cfg.Threads, o.threads, o.threadsCleanup
-	// The run goes on with o's Threads, whose goroutines each hold a work
-	// space: the budget must cover them too.
-	withThreads := t.cfg
-	withThreads.Threads = threads
-	if pool == nil {
-		withThreads.Threads = 0 // none, or closed: the run goes on alone
-	}
-	if err := checkMemory(&withThreads, t.fix, &t.par, t.injected(&withThreads, t.par.Lambda)); err != nil {
-		return fmt.Errorf("%w: with the receiver's Threads = %d: %w", ErrCheckpoint, threads, err)
+	// The run goes on with o's pool, if it has one (none, or closed: the
+	// run goes on alone, as decode checked it), whose goroutines each hold
+	// a work space: the budget must cover them too.
+	if pool != nil {
+		withThreads := t.cfg
+		withThreads.Threads = threads
+		if err := checkMemory(&withThreads, t.fix, &t.par, t.injected(&withThreads, t.par.Lambda)); err != nil {
+			return fmt.Errorf("%w: with the receiver's Threads = %d: %w", ErrCheckpoint, threads, err)
+		}
 	}
 	observing, again := o.observing, o.again // restored inside the observer
 	*o = *t

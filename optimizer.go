@@ -457,10 +457,10 @@ func (o *Optimizer) Reason() Reason { return o.reason }
 
 // Err returns nil while the run goes on, ErrNotInitialized for an
 // Optimizer that New or UnmarshalBinary did not make, else the error a
-// further Tell would return: it wraps ErrStopped (and ErrBreakdown or ErrAllNaN for a
-// failure) and names the reason. So it is not nil after a successful stop
-// either (TargetReached, TolFun, …): a run failed when Reason().Failed(), or
-// when errors.Is(err, ErrBreakdown) or ErrAllNaN.
+// further Tell would return: it wraps ErrStopped (and ErrBreakdown or
+// ErrAllNaN for a failure) and names the reason. So it is not nil after a
+// successful stop either (TargetReached, TolFun, …): a run failed when
+// Reason().Failed(), or when errors.Is(err, ErrBreakdown) or ErrAllNaN.
 func (o *Optimizer) Err() error {
 	if o.dist == nil {
 		return ErrNotInitialized

@@ -46,21 +46,19 @@ func compareCmd(args []string, stdout, stderr io.Writer) error {
 	if err := checkWorkersFlag("workers", *workers, 1); err != nil {
 		return err
 	}
-	for _, n := range dims {
-		if n > maxCompareDim {
-			return fmt.Errorf("%w: -dims at most %d (gonum's CmaEsChol holds several n×n matrices a run)", errUsage, maxCompareDim)
-		}
-	}
 	fns, err := parseFuncs("funcs", *funcsFlag)
 	if err != nil {
 		return err
 	}
-	var probs []problem
 	for _, n := range dims {
+		if n > maxCompareDim {
+			return fmt.Errorf("%w: -dims at most %d (gonum's CmaEsChol holds several n×n matrices a run)", errUsage, maxCompareDim)
+		}
 		if _, err := (problem{fn: fns[0], n: n}).config(mmaes.MMA, 1, *budget).Params(); err != nil {
 			return fmt.Errorf("%w: n = %d: %v", errUsage, n, err)
 		}
 	}
+	var probs []problem
 	for _, fn := range fns {
 		for _, n := range dims {
 			probs = append(probs, problem{fn: fn, n: n})

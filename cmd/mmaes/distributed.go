@@ -92,10 +92,10 @@ func parseServerURL(s string) (*neturl.URL, error) {
 	return neturl.Parse(s)
 }
 
-// redactedError is err with the password of every URL in s replaced by
-// "xxxxx" in its message (nats.go's errors quote the URL they failed
-// on). A URL that does not parse has its user information, up to its
-// last '@', replaced wherever the message quotes it.
+// redactedError is err with the user information of every URL in s (up
+// to its last '@', whether the URL parses or not) replaced by "xxxxx"
+// wherever its message quotes it: nats.go's errors quote the URL they
+// failed on.
 func redactedError(err error, s string) error {
 	msg := err.Error()
 	for _, p := range strings.Split(s, ",") {
