@@ -47,11 +47,13 @@ const (
 	// rank-μ term (RankMu, Active) and no Noise; A() returns the dense
 	// matrix only while n² floats fit a quarter of the memory budget (else
 	// nil), AInv nil, P and V the live pair. The stretches are not offset
-	// by a shrink of A (MMA's factor 1 − c1/2), so where selection carries
-	// no information (pure noise, a plateau) the spread grows by about
-	// c1/2 a generation: at small n (2 to a few dozen, c1 large, windows
-	// short) without bound, until the run ends in NumericalBreakdown,
-	// unless Config.MaxStd holds it; the full matrix is the one for small n.
+	// by a shrink of A (MMA's factor 1 − c1/2), only by the forgetting of
+	// old terms, which at small n (up to about 15 at the default memory)
+	// is too slow: where selection carries no information (pure noise, a
+	// plateau) the spread grows without bound there, until the run ends
+	// in NumericalBreakdown, unless Config.MaxStd holds it. The full
+	// matrix is the one for small n: there it is also smaller and solves
+	// ill-conditioned problems LMMA does not.
 	LMMA
 
 	numUpdates

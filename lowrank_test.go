@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -277,5 +278,42 @@ func TestLMMADiagonalUnderflow(t *testing.T) {
 	}
 	if o.Reason() != mmaes.MaxGenerationsReached {
 		t.Errorf("the run ended with %v at generation %d, want MaxGenerations", o.Reason(), o.Generation())
+	}
+}
+
+// TestLMMANoiseMaxStd: on a pure-noise objective at small n LMMA's stored
+// stretches outgrow their forgetting (docs/large-scale.md, Small n): the
+// spread runs away and the run ends in NumericalBreakdown. MaxStd holds
+// it: the run then reaches its generation limit with every deviation
+// within the bound (σ is lowered after the update, so the deviations of
+// the last state are within it up to rounding).
+func TestLMMANoiseMaxStd(t *testing.T) {
+	const n, maxStd = 5, 10.0
+	for _, bound := range []bool{false, true} {
+		cfg := mmaes.DefaultConfig(n)
+		cfg.Update, cfg.Seed, cfg.Sigma = mmaes.LMMA, 1, 1
+		cfg.Mean = make([]float64, n)
+		if bound {
+			cfg.MaxStd = maxStd
+		}
+		opt, err := mmaes.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rand.New(rand.NewPCG(1, 9))
+		res, _ := opt.Optimize(t.Context(), func([]float64) float64 { return r.Float64() })
+		sd := slices.Max(opt.StdDevs(nil))
+		t.Logf("MaxStd %v: %v after %d generations, largest deviation %.3g", bound, res.Reason, res.Generations, sd)
+		if !bound {
+			// Not an assertion of what should be, but of what the docs say
+			// happens: if it stops happening, they are to be changed.
+			if res.Reason != mmaes.NumericalBreakdown {
+				t.Errorf("without MaxStd: %v, the docs say NumericalBreakdown", res.Reason)
+			}
+			continue
+		}
+		if res.Reason != mmaes.MaxGenerationsReached || !(sd <= maxStd*(1+1e-12)) {
+			t.Errorf("with MaxStd %g: %v, largest deviation %g", maxStd, res.Reason, sd)
+		}
 	}
 }
