@@ -65,9 +65,9 @@ func splitFixed(cfg Config) (Config, *fixedCoords, error) {
 		}
 	}
 	n := cfg.Dim
-	if b := memoryBudget(&cfg); b > 0 && fixedMemory(n, len(cfg.Fixed), 0) > float64(b) {
+	if b, need := memoryBudget(&cfg), fixedMemory(n, len(cfg.Fixed), 0); b > 0 && need > float64(b) {
 		return cfg, nil, cfgErr("MaxMemory", "the full vectors of Dim = %d need %s, more than the budget of %s (%s)",
-			n, bytesString(fixedMemory(n, len(cfg.Fixed), 0)), bytesString(float64(b)), budgetSource(&cfg))
+			n, bytesString(need), bytesString(float64(b)), budgetSource(&cfg))
 	}
 	f := &fixedCoords{base: make([]float64, n), mean: make([]float64, n), best: make([]float64, n)}
 	for i := range n {

@@ -72,6 +72,7 @@ func (o *Optimizer) Ask() [][]float64 {
 		return nil
 	}
 	if !o.asked {
+		restarted := false
 		for !o.sample() {
 			// A non-finite candidate ends the run: restart or stop.
 			r := NumericalBreakdown
@@ -83,6 +84,10 @@ func (o *Optimizer) Ask() [][]float64 {
 				o.publish()
 				return nil
 			}
+			restarted = true
+		}
+		if restarted {
+			o.publish()
 		}
 		o.asked = true
 		o.pop.evalDone = 0

@@ -34,7 +34,8 @@ type statusBoard struct {
 }
 
 // Status copies the status published at the end of the last Tell (or by
-// New, UnmarshalBinary and Reconfigure) into dst. Unlike every other
+// New, UnmarshalBinary and Reconfigure, and by an Ask whose candidates
+// were not finite, which restarted or stopped the run) into dst. Unlike every other
 // method it may be called from any goroutine while another drives the
 // optimizer (Ask, Tell, TellSome, Optimize, Reconfigure), not while
 // UnmarshalBinary replaces it. It allocates nothing when dst's BestX and

@@ -129,3 +129,25 @@ func TestStatusDeviationsBoundedAndRestarted(t *testing.T) {
 		agree(t, o, "restarted/"+u.String())
 	}
 }
+
+// TestStatusAskRestart: an Ask whose candidates overflow (a mean at the
+// edge of the float64 range) restarts the run before the candidates it
+// returns; Status shows that run (its restarts and λ) at once, not only
+// after the next Tell.
+func TestStatusAskRestart(t *testing.T) {
+	cfg := mmaes.DefaultConfig(4)
+	cfg.Mean = slices.Repeat([]float64{1.7e308}, 4)
+	cfg.Sigma, cfg.Restart, cfg.Seed = 1e307, mmaes.BIPOP, 3
+	opt, err := mmaes.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opt.Ask() == nil || opt.Restarts() == 0 {
+		t.Fatalf("Ask: %v after %d restarts; the test needs a restart in Ask", opt.Reason(), opt.Restarts())
+	}
+	var st mmaes.Status
+	opt.Status(&st)
+	if st.Restarts != opt.Restarts() || st.Lambda != opt.Lambda() || st.Reason != mmaes.NotStopped {
+		t.Errorf("Status after Ask: %d restarts, λ %d, %v; the optimizer: %d, %d", st.Restarts, st.Lambda, st.Reason, opt.Restarts(), opt.Lambda())
+	}
+}

@@ -64,7 +64,7 @@ type rowThreads struct {
 	helpers []*poolHelper
 	once    sync.Once
 	running sync.WaitGroup // the helpers' goroutines
-	closed  bool           // Close ran (read and written by the optimizer's goroutine)
+	closed  bool           // stop ran (on the optimizer's goroutine, or in the cleanup once the optimizer is unreachable)
 	bounds  []int
 	works   [][]float64 // one per goroutine, the caller's first
 	next    atomic.Int64
