@@ -21,3 +21,25 @@ TEXT ·cpuVendorIntel(SB), NOSPLIT, $0-1
 other:
 	MOVB $0, ret+0(FP)
 	RET
+
+// func cpuidL2KiB() uint32
+//
+// CPUID leaf 0x80000006, on AMD and Intel: ECX bits 31–16 give the size of
+// a core's L2 cache in KiB. 0 where leaf 0x80000000 says the CPU has no
+// such leaf.
+TEXT ·cpuidL2KiB(SB), NOSPLIT, $0-4
+	MOVL  $0x80000000, AX
+	XORL  CX, CX
+	CPUID
+	CMPL  AX, $0x80000006
+	JCS   none
+	MOVL  $0x80000006, AX
+	XORL  CX, CX
+	CPUID
+	SHRL  $16, CX
+	MOVL  CX, ret+0(FP)
+	RET
+
+none:
+	MOVL $0, ret+0(FP)
+	RET

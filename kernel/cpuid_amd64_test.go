@@ -4,6 +4,8 @@ package kernel
 
 import (
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -28,4 +30,31 @@ func TestCPUVendorIntel(t *testing.T) {
 	if got, want := cpuVendorIntel(), vendor == "GenuineIntel"; got != want {
 		t.Errorf("cpuVendorIntel() = %v; /proc/cpuinfo vendor_id %q", got, vendor)
 	}
+}
+
+// TestL2Bytes checks the L2 size CPUID reports against the size Linux
+// gives for cpu0's unified level-2 cache.
+func TestL2Bytes(t *testing.T) {
+	dirs, _ := filepath.Glob("/sys/devices/system/cpu/cpu0/cache/index*")
+	for _, d := range dirs {
+		read := func(name string) string {
+			b, _ := os.ReadFile(filepath.Join(d, name))
+			return strings.TrimSpace(string(b))
+		}
+		if read("level") != "2" || read("type") != "Unified" {
+			continue
+		}
+		kib, err := strconv.Atoi(strings.TrimSuffix(read("size"), "K"))
+		if err != nil {
+			t.Skipf("%s/size: %q", d, read("size"))
+		}
+		if got := int(cpuidL2KiB()); got != kib {
+			t.Errorf("CPUID: L2 of %d KiB; Linux: %d KiB", got, kib)
+		}
+		if L2Bytes() != kib<<10 {
+			t.Errorf("L2Bytes() = %d, want %d", L2Bytes(), kib<<10)
+		}
+		return
+	}
+	t.Skip("Linux names no unified L2 cache of cpu0")
 }

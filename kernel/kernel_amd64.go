@@ -14,12 +14,21 @@ func init() {
 	useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 	useAVX512 = useAVX2 && cpu.X86.HasAVX512F
 	zigCompress = !cpuVendorIntel()
+	if kib := cpuidL2KiB(); kib > 0 {
+		l2Bytes = int(kib) << 10
+	}
 }
 
 // cpuVendorIntel reports whether CPUID names the vendor GenuineIntel.
 //
 //go:noescape
 func cpuVendorIntel() bool
+
+// cpuidL2KiB returns the size of a core's L2 cache in KiB as CPUID reports
+// it, 0 where it does not.
+//
+//go:noescape
+func cpuidL2KiB() uint32
 
 // Dispatch: each function picks the widest path the flags allow.
 

@@ -17,13 +17,35 @@ import "unsafe"
 // block size; it is a constant.
 const dotRowsBlock = 256
 
-// combineBlock is the number of columns CombineRows handles per step: the
-// panel of the kp rows of p (for kp ≤ 64 half a MiB) stays in L2 while
-// every vector of the population meets it, and each row of the population
-// is a long sequential stream. (Narrower panels that fit L1 measured
-// slower: the streams of the population then break every few hundred
-// bytes.) The result does not depend on it (each element is one chain).
-const combineBlock = 1024
+// CombineRowsBlock returns the number of columns CombineRows handles per
+// step for kp stored vectors p of length n (and more than one row of x):
+// the panel of the kp rows of p stays in L2 while every row of the
+// population meets it, and each row of the population is a long sequential
+// stream. It is the widest multiple of 128 columns, at most 1024, whose
+// panel fits in three quarters of L2Bytes, two panels where the call asks
+// for the next block's panel ahead (kp·n of at least 2^21 elements); at
+// least 256 (narrower panels measured slower: the population's streams
+// then break every few hundred bytes). The result of CombineRows does not
+// depend on it (each element is one chain).
+func CombineRowsBlock(kp, n int) int {
+	return combineRowsBlockFor(kp, n, l2Bytes)
+}
+
+// combineRowsBlockFor is CombineRowsBlock for an L2 of l2 bytes.
+func combineRowsBlockFor(kp, n, l2 int) int {
+	panels := 1
+	if kp*n >= prefetchMin {
+		panels = 2
+	}
+	w := (l2 / 4 * 3) / (8 * max(1, panels*kp)) &^ 127
+	return min(combineBlockMax, max(combineBlockMin, w))
+}
+
+// combineBlockMin and combineBlockMax bound CombineRowsBlock.
+const (
+	combineBlockMin = 256
+	combineBlockMax = 1024
+)
 
 // prefetchMin is the fewest elements (16 MiB) of the stored vectors (and,
 // for DotRows, the population) for which DotRows and CombineRows ask for
@@ -165,7 +187,7 @@ func CombineRowsRange(x, m []float64, sigma float64, s, z []float64, k, n int, p
 	if overlaps(x, z) || overlaps(x, m) || overlaps(x, s) || overlaps(x, p) || overlaps(x, c) {
 		panic("kernel: x overlaps an input")
 	}
-	block := combineBlock
+	block := CombineRowsBlock(kp, n)
 	if k == 1 {
 		block = combineRowBlock // a single row: a pass of combineRowTerms terms at a time
 	}

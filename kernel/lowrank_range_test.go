@@ -97,7 +97,7 @@ func TestDotRowsRange(t *testing.T) {
 func TestCombineRowsRange(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 22))
 	type shape struct{ k, kp, n int }
-	shapes := []shape{{1, 3, 7}, {1, 17, 2*combineRowBlock + 37}, {2, 9, 100}, {4, 5, 71}, {7, 13, combineBlock + 45}, {38, 20, 3*combineBlock + 5}}
+	shapes := []shape{{1, 3, 7}, {1, 17, 2*combineRowBlock + 37}, {2, 9, 100}, {4, 5, 71}, {7, 13, combineBlockMax + 45}, {38, 20, 3*combineBlockMax + 5}}
 	forEachPath(t, func(t *testing.T) {
 		for _, sh := range shapes {
 			p, z := genVec(r, sh.kp*sh.n, kindUniform), genVec(r, sh.k*sh.n, kindUniform)

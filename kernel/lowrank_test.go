@@ -165,8 +165,8 @@ func makeCombineCases(seed uint64, special bool) []combineCase {
 			// one of 4 and 3 columns alone, with the terms in chunks.
 			// n = 2·combineRowBlock + 37: a single row's blocks and its
 			// passes of combineRowTerms terms (kp = 17: 8, 8, 1), against
-			// the same row in a population of 2 (blocks of combineBlock).
-			for _, n := range []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 15, 16, 17, 31, 32, 33, 71, 100, combineBlock + 3, 2*combineRowBlock + 37} {
+			// the same row in a population of 2 (blocks of CombineRowsBlock).
+			for _, n := range []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 15, 16, 17, 31, 32, 33, 71, 100, combineBlockMax + 3, 2*combineRowBlock + 37} {
 				if n == 2*combineRowBlock+37 {
 					if k < 1 || k > 2 || kp != 17 {
 						continue
@@ -310,46 +310,81 @@ func TestLowRankMisuse(t *testing.T) {
 // panel of p ahead: every SIMD path computes each element as the chain of
 // fused multiply-adds the documentation gives, so the result must be that
 // chain's bits exactly (the generic path, which may round each product, is
-// checked by TestCombineRows).
+// checked by TestCombineRows). The blocks follow the L2 size
+// (CombineRowsBlock): each shape runs with the L2 sizes that give it
+// blocks of 256, 512 and 1024 columns, none a divisor of n.
 func TestCombineRowsStreaming(t *testing.T) {
-	const k, kp = 7, 8
-	n := prefetchMin/kp + 40 // not a whole number of blocks
-	if kp*n < prefetchMin || n%combineBlock == 0 {
-		t.Fatalf("shape %d×%d does not reach the streaming blocks", kp, n)
-	}
-	r := rand.New(rand.NewPCG(3, 9))
-	p, z := genVec(r, kp*n, kindUniform), genVec(r, k*n, kindUniform)
-	m, s, c := genVec(r, n, kindUniform), genVec(r, n, kindUniform), genVec(r, k*kp, kindUniform)
-	const sigma = 0.75
-	want := make([]float64, k*n)
-	for l := 0; l < k; l++ {
-		for j := 0; j < n; j++ {
-			u := s[j] * z[l*n+j]
-			for t := 0; t < kp; t++ {
-				u = math.FMA(c[l*kp+t], p[t*n+j], u)
-			}
-			want[l*n+j] = math.FMA(sigma, u, m[j])
-		}
-	}
-	// x 64-byte aligned (a large allocation starts a page), which the
-	// AVX-512 path writes with non-temporal stores, and x one element on,
-	// which it must not.
-	aligned := make([]float64, k*n+1)
-	if !streamAligned(aligned, n) || streamAligned(aligned[1:], n) {
-		t.Fatal("the two outputs do not take the two kinds of stores")
-	}
-	forEachPath(t, func(t *testing.T) {
-		if Impl() == "generic" {
-			t.Skip("the generic path may round each product")
-		}
-		for _, x := range [][]float64{aligned[:k*n], aligned[1:]} {
-			clear(x)
-			CombineRows(x, m, sigma, s, z, k, n, p, kp, c)
-			if e := sameResults(x, want); e >= 0 {
-				t.Fatalf("x[%d] (row %d, column %d) = %v, the chain gives %v", e, e/n, e%n, x[e], want[e])
+	l2 := l2Bytes
+	t.Cleanup(func() { l2Bytes = l2 })
+	for _, sh := range []struct{ k, kp int }{{7, 8}, {8, 80}} {
+		k, kp := sh.k, sh.kp
+		n := (prefetchMin/kp + 47) &^ 7 // rows 64-byte aligned, not a whole number of blocks
+		r := rand.New(rand.NewPCG(3, 9))
+		p, z := genVec(r, kp*n, kindUniform), genVec(r, k*n, kindUniform)
+		m, s, c := genVec(r, n, kindUniform), genVec(r, n, kindUniform), genVec(r, k*kp, kindUniform)
+		const sigma = 0.75
+		want := make([]float64, k*n)
+		for l := 0; l < k; l++ {
+			for j := 0; j < n; j++ {
+				u := s[j] * z[l*n+j]
+				for t := 0; t < kp; t++ {
+					u = math.FMA(c[l*kp+t], p[t*n+j], u)
+				}
+				want[l*n+j] = math.FMA(sigma, u, m[j])
 			}
 		}
-	})
+		// x 64-byte aligned (a large allocation starts a page), which the
+		// AVX-512 path writes with non-temporal stores, and x one element
+		// on, which it must not.
+		aligned := make([]float64, k*n+1)
+		if !streamAligned(aligned, n) || streamAligned(aligned[1:], n) {
+			t.Fatal("the two outputs do not take the two kinds of stores")
+		}
+		blocks := map[int]bool{}
+		for _, l2Bytes = range []int{32 << 10, 256 << 10, 1 << 20, 2 << 20} {
+			block := CombineRowsBlock(kp, n)
+			if kp*n < prefetchMin || n%block == 0 {
+				t.Fatalf("shape %d×%d, blocks of %d: does not reach the streaming blocks", kp, n, block)
+			}
+			blocks[block] = true
+			forEachPath(t, func(t *testing.T) {
+				if Impl() == "generic" {
+					t.Skip("the generic path may round each product")
+				}
+				for _, x := range [][]float64{aligned[:k*n], aligned[1:]} {
+					clear(x)
+					CombineRows(x, m, sigma, s, z, k, n, p, kp, c)
+					if e := sameResults(x, want); e >= 0 {
+						t.Fatalf("kp=%d, blocks of %d: x[%d] (row %d, column %d) = %v, the chain gives %v", kp, block, e, e/n, e%n, x[e], want[e])
+					}
+				}
+			})
+		}
+		if kp == 80 && len(blocks) != 3 {
+			t.Errorf("kp=%d: blocks %v, want 256, 512 and 1024", kp, blocks)
+		}
+	}
+}
+
+// TestCombineRowsBlock checks the blocks' widths against the L2 sizes by
+// hand: 3/4 of L2 over one panel of kp rows (two where the call prefetches,
+// kp·n ≥ 2^21), in multiples of 128 columns within [256, 1024].
+func TestCombineRowsBlock(t *testing.T) {
+	for _, tc := range []struct{ kp, n, l2, want int }{
+		{77, 100000, 1 << 20, 512},   // 786 432 / (2·77·8) = 638
+		{91, 1000000, 1 << 20, 512},  // 786 432 / 1456 = 540
+		{63, 10000, 1 << 20, 1024},   // one panel: 786 432 / 504 = 1560
+		{49, 100000, 1 << 20, 896},   // 786 432 / 784 = 1003
+		{77, 100000, 2 << 20, 1024},  // 1276
+		{77, 100000, 512 << 10, 256}, // 319
+		{300, 100000, 1 << 20, 256},  // 163, raised to the floor
+		{0, 100, 1 << 20, 1024},      // no stored vectors
+		{1, 3, 0, 256},               // no L2: the floor
+	} {
+		if got := combineRowsBlockFor(tc.kp, tc.n, tc.l2); got != tc.want {
+			t.Errorf("kp=%d n=%d L2=%d: %d columns, want %d", tc.kp, tc.n, tc.l2, got, tc.want)
+		}
+	}
 }
 
 // TestDotRowsStreaming runs DotRows on rows too large to stay in the
