@@ -374,7 +374,7 @@ func (o *Optimizer) checkRestored() error {
 	if o.reason != NotStopped && o.asked {
 		return ckErr("stopped run with pending candidates")
 	}
-	if o.asked && !o.placeCandidates() {
+	if o.asked && !o.placeCandidates(1) {
 		return ckErr("non-finite candidates")
 	}
 	return nil

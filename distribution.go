@@ -165,6 +165,13 @@ type directSampler interface {
 	weightedStep(yw, zw, w []float64, idx []int)
 }
 
+// A scaledSampler is a distribution whose sample ends with y ← s·y:
+// sampleUnscaled leaves that product out and returns s, for the placement
+// of the candidates to apply in its own pass over y (the same bits).
+type scaledSampler interface {
+	sampleUnscaled(y, z []float64, k int) (s float64)
+}
+
 // A generation is what the optimizer hands to the distribution after
 // ranking: the population of z_i and y_i = A·z_i (λ×n, row-major), the
 // ranking (idx[k] is the k-th best), the μ weights and the weighted sums of

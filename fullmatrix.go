@@ -205,18 +205,23 @@ func (d *fullMatrix) setThreads(t *rowThreads, lambda int) {
 // sample computes Ã·z_i for the population with one kernel call, applying
 // the pending update in the same pass, and scales the results by s.
 func (d *fullMatrix) sample(y, z []float64, k int) {
+	if s := d.sampleUnscaled(y, z, k); s != 1 {
+		kernel.Scale(s, y[:k*d.n])
+	}
+}
+
+// sampleUnscaled is sample without the scaling by s, which it returns.
+func (d *fullMatrix) sampleUnscaled(y, z []float64, k int) (s float64) {
 	n := d.n
 	if d.pend {
-		if !d.threads.sample(true, y, d.a, n, d.pendAlpha, d.pendBeta, d.p, d.pendQ, z, k) {
+		if d.threads == nil || !d.threads.sample(true, y, d.a, n, d.pendAlpha, d.pendBeta, d.p, d.pendQ, z, k) {
 			kernel.UpdateMulVecsWork(y, d.a, n, d.pendAlpha, d.pendBeta, d.p, d.pendQ, z, k, d.work)
 		}
 		d.pend = false
-	} else if !d.threads.sample(false, y, d.a, n, 0, 0, nil, nil, z, k) {
+	} else if d.threads == nil || !d.threads.sample(false, y, d.a, n, 0, 0, nil, nil, z, k) {
 		kernel.MulVecsWork(y, d.a, n, z, k, d.work)
 	}
-	if d.scale != 1 {
-		kernel.Scale(d.scale, y[:k*n])
-	}
+	return d.scale
 }
 
 // propose computes the new paths and the coefficients of the rule's

@@ -417,7 +417,7 @@ func (d *lowRank) rebalance(sigma float64) int {
 func (d *lowRank) inspect(gen int, exact bool) health {
 	h := health{minRow: math.NaN(), cond: math.NaN()}
 	h.maxRow = d.rowBound()
-	h.scanned = exact || gen%scanEvery(d.n) == 0 || !(h.maxRow < boundLimit)
+	h.scanned = exact || scanDue(gen, d.n) || !(h.maxRow < boundLimit)
 	if h.scanned {
 		maxRow, minRow := d.scan()
 		if !(maxRow < math.Inf(1)) || !(minRow > 0) {

@@ -24,6 +24,7 @@ type Optimizer struct {
 	threads        *rowThreads
 	threadsCleanup runtime.Cleanup
 	direct         directSampler // dist, when it writes the candidates itself; else nil
+	scaled         scaledSampler // dist, when it leaves the scale of y to the placement; else nil
 	step           stepSize      // σ and its path
 
 	m, mNew []float64 // the mean, and the proposed one
@@ -104,35 +105,45 @@ func (o *Optimizer) Ask() [][]float64 {
 func (o *Optimizer) sample() bool {
 	p := &o.pop
 	fillNormal(o.src, p.z)
-	if o.direct == nil {
+	s := 1.0 // the scale the placement applies to y
+	switch {
+	case o.direct != nil:
+	case o.scaled != nil && o.inj == nil:
+		s = o.scaled.sampleUnscaled(p.y, p.z, p.lambda)
+	default:
 		o.dist.sample(p.y, p.z, p.lambda)
 	}
 	if o.inj != nil {
 		o.applyInjections()
 	}
-	return o.placeCandidates()
+	return o.placeCandidates(s)
 }
 
 // placeCandidates sets x_i = m + σ·y_i (from z_i, with a distribution that
 // samples directly) and maps them into the box; it reports whether every
-// candidate is finite.
-func (o *Optimizer) placeCandidates() bool {
+// candidate is finite. s is the scale y still has to take first
+// (scaledSampler), 1 when it has taken it.
+func (o *Optimizer) placeCandidates(s float64) bool {
 	p := &o.pop
+	ok := false // every x_i finite, when known
 	if o.direct != nil {
 		o.direct.sampleDirect(p.x, p.z, o.m, o.step.sigma, p.lambda)
 		if o.margin != nil {
 			o.margin.widen(p.x, o.m, p.n, p.lambda)
 		}
 	} else {
-		p.place(o.m, o.step.sigma)
+		ok = p.place(o.m, o.step.sigma, s)
 		if o.margin != nil {
 			o.margin.place(p.x, o.m, p.y, o.step.sigma, p.n, p.lambda)
+			ok = false
 		}
 	}
 	// Σ x_i² is finite when every x_i is finite and not huge: one SIMD pass;
 	// only when it is not does the element-by-element check decide.
-	if s := kernel.Dot(p.x, p.x); !(s <= math.MaxFloat64) && !allFinite(p.x) {
-		return false
+	if !ok {
+		if s := kernel.Dot(p.x, p.x); !(s <= math.MaxFloat64) && !allFinite(p.x) {
+			return false
+		}
 	}
 	if o.box != nil {
 		o.box.repairAll(p.x, p.n, p.lambda)

@@ -61,13 +61,10 @@ func (p *population) resize(lambda int, w, neg []float64) {
 	}
 }
 
-// place sets x_i = m + σ·y_i for the whole population.
-func (p *population) place(m []float64, sigma float64) {
-	n, ln := p.n, p.lambda*p.n
-	for i := 0; i < ln; i += n {
-		copy(p.x[i:i+n], m)
-	}
-	kernel.Axpy(sigma, p.y[:ln], p.x[:ln])
+// place sets y_i ← s·y_i (s = 1: y as it is) and x_i = m + σ·y_i for the
+// whole population, and reports whether every x_i is finite.
+func (p *population) place(m []float64, sigma, s float64) bool {
+	return kernel.ScaleAxpyRows(p.x, sigma, p.y, s, m, p.lambda)
 }
 
 // views returns the candidates as λ slices of the population buffer (made

@@ -63,6 +63,7 @@ func newOptimizer(cfg Config, fix *fixedCoords, par Params, lambda0, histCap int
 	o.step = newStepSize(n)
 	o.dist = newDistribution(&o.cfg)
 	o.direct, _ = o.dist.(directSampler)
+	o.scaled, _ = o.dist.(scaledSampler)
 	o.pop = newPopulation(n, o.direct != nil)
 	o.best = newBestPoint(n)
 	o.watch = newRunWatch(&o.cfg)

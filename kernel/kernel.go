@@ -175,6 +175,9 @@ func WorkLen(n, k int) int {
 // panics if work overlaps one of the other slices, whether it is used or
 // not, so that the misuse shows on every path.
 func usableWork(work []float64, n, k int, others ...[]float64) []float64 {
+	if len(work) == 0 {
+		return nil // overlaps nothing
+	}
 	for _, o := range others {
 		if overlaps(work, o) {
 			panic("kernel: work overlaps an input")
@@ -574,6 +577,34 @@ func AxpByTo(dst []float64, alpha float64, x []float64, beta float64, y []float6
 		dst, x, y = dst[vecBlock:], x[vecBlock:], y[vecBlock:]
 	}
 	axpby(dst, alpha, x, beta, y)
+}
+
+// ScaleAxpyRows scales the k rows of y (n = len(m) each) by s and sets
+// each row of x to x_i = σ·y_i + m, in one pass; it reports whether every
+// element of x[:k*n] is finite. The bits are those of Scale(s, y[:k*n])
+// (skipped for s = 1) followed by AxpByTo(x_i, σ, y_i, 1, m) for each row
+// (fma(σ, y, m) on the SIMD paths): the placement x_i = m + σ·y_i of the
+// candidates, with the scale of a sampling folded in. x must not overlap y
+// or m, nor y overlap m.
+func ScaleAxpyRows(x []float64, sigma float64, y []float64, s float64, m []float64, k int) (finite bool) {
+	n := len(m)
+	if k < 0 {
+		panic("kernel: negative size")
+	}
+	if mulOverflows(k, n) {
+		panic("kernel: size overflows int")
+	}
+	if len(x) < k*n || len(y) < k*n {
+		panic("kernel: short x or y")
+	}
+	if n == 0 || k == 0 {
+		return true
+	}
+	x, y = x[:k*n], y[:k*n]
+	if overlaps(x, y) || overlaps(x, m) || overlaps(y, m) {
+		panic("kernel: x, y and m overlap")
+	}
+	return scaleAxpyRows(x, sigma, y, s, m)
 }
 
 // Scale computes x ← α·x.

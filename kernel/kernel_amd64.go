@@ -55,6 +55,9 @@ func mulVecs(y, a []float64, n int, x []float64, k, r0, r1 int, work []float64) 
 // bits.
 func updateMulVecs(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k, r0, r1 int, work []float64) {
 	switch {
+	case useSmall(n) && r0 == 0 && r1 == n:
+		updateMulVecsSmall(y, a, n, alpha, beta, p, v, x, k)
+		return
 	case usePanels(n, k):
 		mulVecsPanels(y, a, n, x, k, r0, r1, true, alpha, beta, p, v, work)
 		return
@@ -358,3 +361,30 @@ func batches(k int) string {
 	}
 	return "; " + strconv.Itoa((k+panelMaxLanes-1)/panelMaxLanes) + " batches, A read once each"
 }
+
+func scaleAxpyRows(x []float64, sigma float64, y []float64, s float64, m []float64) bool {
+	n := len(m)
+	if !useAVX512 || n > vecBlock {
+		return scaleAxpyRowsVec(x, sigma, y, s, m)
+	}
+	// One call per block of rows of at most vecBlock elements (assembly
+	// is not preempted).
+	rows := vecBlock / n * n
+	finite := true
+	for len(x) > 0 {
+		c := min(len(x), rows)
+		if !scaleAxpyRowsAVX512(x[:c], sigma, y[:c], s, m) {
+			finite = false
+		}
+		x, y = x[c:], y[c:]
+	}
+	return finite
+}
+
+// scaleAxpyRowsAVX512 sets y_i ← s·y_i and x_i ← fma(σ, y_i, m) for the
+// len(x)/len(m) rows in one pass (the bits of scaleAVX512 and axpbyAVX512
+// with β = 1) and reports whether every element of x is finite. len(m) ≥ 1
+// divides len(x) = len(y) ≤ vecBlock.
+//
+//go:noescape
+func scaleAxpyRowsAVX512(x []float64, sigma float64, y []float64, s float64, m []float64) (finite bool)

@@ -1603,3 +1603,73 @@ ws256_storetail:
 ws256_done:
 	VZEROUPPER
 	RET
+
+// func scaleAxpyRowsAVX512(x []float64, sigma float64, y []float64, s float64, m []float64) (finite bool)
+// Requires: AVX512F
+// For each of the len(x)/len(m) rows: y_i ← s·y_i, x_i ← fma(σ, y_i, m)
+// (the rounding of scaleAVX512 and of axpbyAVX512 with β = 1); it reports
+// whether no element of x has an exponent of all ones. len(m) ≥ 1 divides
+// len(x) = len(y) ≥ 1.
+TEXT ·scaleAxpyRowsAVX512(SB), NOSPLIT, $0-89
+	MOVQ         x_base+0(FP), DI
+	MOVQ         x_len+8(FP), R11
+	VBROADCASTSD sigma+24(FP), Z30
+	MOVQ         y_base+32(FP), SI
+	VBROADCASTSD s+56(FP), Z31
+	MOVQ         m_base+64(FP), DX
+	MOVQ         m_len+72(FP), R8
+
+	MOVQ         $0x7ff0000000000000, AX
+	VPBROADCASTQ AX, Z29 // the exponent's bits
+	VPXORQ       Z28, Z28, Z28 // the largest exponent field seen
+
+	MOVQ R8, CX
+	ANDQ $7, CX
+	LOAD_TAIL_MASK_K // K1: the n mod 8 lanes of a row's tail (none for 0)
+	MOVQ R8, R9
+	SHRQ $3, R9      // whole blocks of 8 a row
+
+sar512_row:
+	MOVQ  DX, R10
+	MOVQ  R9, BX
+	TESTQ BX, BX
+	JZ    sar512_tail
+
+sar512_cols:
+	VMULPD      (SI), Z31, Z0
+	VMOVUPD     (R10), Z1
+	VMOVUPD     Z0, (SI)
+	VFMADD231PD Z0, Z30, Z1
+	VMOVUPD     Z1, (DI)
+	VPANDQ      Z29, Z1, Z2
+	VPMAXUQ     Z2, Z28, Z28
+	ADDQ        $64, SI
+	ADDQ        $64, DI
+	ADDQ        $64, R10
+	DECQ        BX
+	JNZ         sar512_cols
+
+sar512_tail:
+	TESTQ       CX, CX
+	JZ          sar512_next
+	VMOVUPD.Z   (SI), K1, Z0
+	VMOVUPD.Z   (R10), K1, Z1
+	VMULPD      Z31, Z0, Z0
+	VMOVUPD     Z0, K1, (SI)
+	VFMADD231PD Z0, Z30, Z1
+	VMOVUPD     Z1, K1, (DI)
+	VPANDQ      Z29, Z1, Z2
+	VPMAXUQ     Z2, Z28, Z28
+	LEAQ        (SI)(CX*8), SI
+	LEAQ        (DI)(CX*8), DI
+
+sar512_next:
+	SUBQ R8, R11
+	JNZ  sar512_row
+
+	VPCMPEQQ Z29, Z28, K2
+	KMOVW    K2, AX
+	TESTQ    AX, AX
+	SETEQ    finite+88(FP)
+	VZEROUPPER
+	RET

@@ -185,3 +185,7 @@ func tiling(n, _ int) string {
 	}
 	return "whole-row tiles of " + strconv.Itoa(tileRows) + " rows (neon)"
 }
+
+func scaleAxpyRows(x []float64, sigma float64, y []float64, s float64, m []float64) bool {
+	return scaleAxpyRowsVec(x, sigma, y, s, m)
+}

@@ -183,3 +183,35 @@ func combineRowsGeneric(x, m []float64, sigma float64, s, z []float64, k, cols, 
 		}
 	}
 }
+
+// scaleAxpyRowsVec is ScaleAxpyRows with the kernels of the path in
+// separate passes: Scale, m copied into every row, AxpBy, and Σ x² as the
+// quick test of finiteness (finite when every x is finite and not huge;
+// else the elements decide). The generic paths run it too: calling
+// axpbyGeneric with β = 1 where the compiler sees the constant lets it
+// round α·x + y differently on arm64 (fused or not) than AxpBy does.
+func scaleAxpyRowsVec(x []float64, sigma float64, y []float64, s float64, m []float64) bool {
+	if s != 1 {
+		Scale(s, y)
+	}
+	n := len(m)
+	for i := 0; i+n <= len(x); i += n {
+		copy(x[i:i+n], m)
+	}
+	AxpBy(sigma, y, 1, x)
+	if ss := dotBlocks(x, x); ss <= math.MaxFloat64 {
+		return true
+	}
+	var bad uint64
+	for _, v := range x {
+		bad |= notFinite(v)
+	}
+	return bad>>63 == 0
+}
+
+// notFinite returns a word whose top bit is set when v is ±Inf or NaN (its
+// exponent all ones: adding one to it carries into the sign's place).
+func notFinite(v float64) uint64 {
+	const exp, one = 0x7ff << 52, 1 << 52
+	return math.Float64bits(v)&exp + one
+}

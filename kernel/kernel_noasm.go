@@ -49,3 +49,7 @@ func combineRows(x, m []float64, sigma float64, s, z []float64, k, cols, stride 
 }
 
 func tiling(_, _ int) string { return "generic rows" }
+
+func scaleAxpyRows(x []float64, sigma float64, y []float64, s float64, m []float64) bool {
+	return scaleAxpyRowsVec(x, sigma, y, s, m)
+}

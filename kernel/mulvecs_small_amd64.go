@@ -16,11 +16,19 @@ const smallMaxN = 32
 // preempted).
 const smallWork = 1 << 16
 
+// smallCallVecs is the most vectors one call takes at every n ≤ smallMaxN
+// (smallWork/smallMaxN²): up to it the calls need no division to split k.
+const smallCallVecs = smallWork / (smallMaxN * smallMaxN)
+
 // useSmall reports whether MulVecs runs on mulVecsSmallAVX512.
 func useSmall(n int) bool { return useAVX512 && n <= smallMaxN }
 
 // mulVecsSmall computes MulVecs with mulVecsSmallAVX512, n, k ≥ 1.
 func mulVecsSmall(y, a []float64, n int, x []float64, k int) {
+	if k <= smallCallVecs {
+		mulVecsSmallAVX512(y, a, n, x, k)
+		return
+	}
 	step := max(1, smallWork/(n*n))
 	for j0 := 0; j0 < k; j0 += step {
 		kb := min(step, k-j0)
@@ -37,3 +45,25 @@ func mulVecsSmall(y, a []float64, n int, x []float64, k int) {
 //
 //go:noescape
 func mulVecsSmallAVX512(y, a []float64, n int, x []float64, k int)
+
+// updateMulVecsSmall computes UpdateMulVecs (all rows) with the update
+// applied by the first call of updateMulVecsSmallAVX512, as it loads A:
+// the bits of ScaleAddOuter and then mulVecsSmall. n, k ≥ 1.
+func updateMulVecsSmall(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k int) {
+	kb := k
+	if k > smallCallVecs {
+		kb = min(k, max(1, smallWork/(n*n)))
+	}
+	updateMulVecsSmallAVX512(y, a, n, x, kb, alpha, beta, p, v)
+	if kb < k {
+		mulVecsSmall(y[kb*n:], a, n, x[kb*n:], k-kb)
+	}
+}
+
+// updateMulVecsSmallAVX512 is mulVecsSmallAVX512 with A ← α·A + β·p·vᵀ
+// applied to each block of A as it is loaded, and stored back: each entry
+// fma(v[c], fl(β·p[r]), fl(α·a[r*n+c])), the rounding of
+// scaleAddOuterAVX512. len(p), len(v) ≥ n.
+//
+//go:noescape
+func updateMulVecsSmallAVX512(y, a []float64, n int, x []float64, k int, alpha, beta float64, p, v []float64)

@@ -88,6 +88,60 @@ loaded:                             \
 	KMOVW AX, k  \
 	XCHGQ r, CX
 
+// UPD applies the rank-one update to row r of the block, held in zr
+// (columns masked by kc, at SI): zr = fma(v, fl(β·p_r), fl(α·zr)), the
+// rounding of scaleAddOuterAVX512, and stores it back into A. AX points at
+// p at the block's first row, X11 holds β, Z8 α broadcast, Z9 v at the
+// block's columns.
+#define UPD(r, zr, kc) \
+	VMULSD       (r*8)(AX), X11, X10 \
+	VBROADCASTSD X10, Z10            \
+	VMULPD       Z8, zr, zr          \
+	VFMADD231PD  Z9, Z10, zr         \
+	VMOVUPD      zr, kc, (SI)
+
+// UPD_ROW is SMALL_ROW with the update applied to the row.
+#define UPD_ROW(r, zr, kc, loaded) \
+	CMPQ      R9, $r        \
+	JLE       loaded        \
+	VMOVUPD.Z (SI), kc, zr  \
+	UPD(r, zr, kc)          \
+	ADDQ      R8, SI
+
+// UPD_ROWS is SMALL_ROWS with the update applied to the block's rows (and
+// stored into A) before the transpose.
+#define UPD_ROWS(off, kc, loaded) \
+	VPXORQ       Z1, Z1, Z1            \
+	VPXORQ       Z2, Z2, Z2            \
+	VPXORQ       Z3, Z3, Z3            \
+	VPXORQ       Z4, Z4, Z4            \
+	VPXORQ       Z5, Z5, Z5            \
+	VPXORQ       Z6, Z6, Z6            \
+	VPXORQ       Z7, Z7, Z7            \
+	MOVQ         R10, SI               \
+	IMULQ        R8, SI                \
+	LEAQ         off(SI)(R12*8), SI    \
+	ADDQ         a_base+24(FP), SI     \
+	MOVQ         p_base+104(FP), AX    \
+	LEAQ         (AX)(R10*8), AX       \
+	MOVQ         v_base+128(FP), R13   \
+	LEAQ         off(R13)(R12*8), R13  \
+	VMOVUPD.Z    (R13), kc, Z9         \
+	VBROADCASTSD alpha+88(FP), Z8      \
+	VMOVSD       beta+96(FP), X11      \
+	VMOVUPD.Z    (SI), kc, Z0          \
+	UPD(0, Z0, kc)                     \
+	ADDQ         R8, SI                \
+	UPD_ROW(1, Z1, kc, loaded)         \
+	UPD_ROW(2, Z2, kc, loaded)         \
+	UPD_ROW(3, Z3, kc, loaded)         \
+	UPD_ROW(4, Z4, kc, loaded)         \
+	UPD_ROW(5, Z5, kc, loaded)         \
+	UPD_ROW(6, Z6, kc, loaded)         \
+	UPD_ROW(7, Z7, kc, loaded)         \
+loaded:                                \
+	TRANSPOSE8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
+
 // func mulVecsSmallAVX512(y, a []float64, n int, x []float64, k int)
 // Requires: AVX512F
 //
@@ -183,5 +237,103 @@ small_next:
 	ADDQ $8, R10
 	CMPQ R10, R11
 	JLT  small_block_rows
+	VZEROUPPER
+	RET
+
+// func updateMulVecsSmallAVX512(y, a []float64, n int, x []float64, k int, alpha, beta float64, p, v []float64)
+// Requires: AVX512F
+//
+// mulVecsSmallAVX512 with the update A ← α·A + β·p·vᵀ applied to each block
+// of A as it is loaded (and stored back): the bits of scaleAddOuterAVX512
+// and then mulVecsSmallAVX512. len(p), len(v) ≥ n.
+TEXT ·updateMulVecsSmallAVX512(SB), NOSPLIT, $0-152
+	MOVQ n+48(FP), R11
+	MOVQ R11, R8
+	SHLQ $3, R8           // bytes per row of A and per vector
+	XORQ R10, R10
+
+usmall_block_rows:
+	MOVQ R11, R9          // R9 = min(8, n − R10) rows, K2 their lanes
+	SUBQ R10, R9
+	CMPQ R9, $8
+	JLE  usmall_rows
+	MOVQ $8, R9
+
+usmall_rows:
+	MASK(R9, K2)
+	XORQ R12, R12
+
+usmall_block:
+	MOVQ R11, CX          // CX = min(16, n − R12) columns
+	SUBQ R12, CX
+	CMPQ CX, $16
+	JLE  usmall_cols
+	MOVQ $16, CX
+
+usmall_cols:
+	MOVQ CX, R13          // K1 = min(8, CX) lanes, K3 = CX − 8 lanes
+	CMPQ R13, $8
+	JLE  usmall_k1
+	MOVQ $8, R13
+
+usmall_k1:
+	MASK(R13, K1)
+	CMPQ CX, $8
+	JLE  usmall_low
+	MOVQ CX, R13
+	SUBQ $8, R13
+	MASK(R13, K3)
+	UPD_ROWS(64, K3, usmall_high_loaded)
+	VMOVAPD Z24, Z16
+	VMOVAPD Z25, Z17
+	VMOVAPD Z26, Z18
+	VMOVAPD Z27, Z19
+	VMOVAPD Z28, Z20
+	VMOVAPD Z29, Z21
+	VMOVAPD Z30, Z22
+	VMOVAPD Z31, Z23
+
+usmall_low:
+	UPD_ROWS(0, K1, usmall_low_loaded)
+	MOVQ x_base+56(FP), DI
+	LEAQ (DI)(R12*8), DI
+	MOVQ y_base+0(FP), DX
+	LEAQ (DX)(R10*8), DX
+	MOVQ k+80(FP), BX
+	TESTQ R12, R12
+	JNZ  usmall_vec_more
+
+usmall_vec:
+	VMULPD.BCST (DI), Z24, Z0
+	SMALL_TERMS(usmall_store)
+
+usmall_store:
+	VMOVUPD Z0, K2, (DX)
+	ADDQ    R8, DI
+	ADDQ    R8, DX
+	DECQ    BX
+	JNZ     usmall_vec
+	JMP     usmall_next
+
+	// A block right of the first: the chain goes on from y.
+usmall_vec_more:
+	VMOVUPD.Z   (DX), K2, Z0
+	VFMADD231PD.BCST (DI), Z24, Z0
+	SMALL_TERMS(usmall_store_more)
+
+usmall_store_more:
+	VMOVUPD Z0, K2, (DX)
+	ADDQ    R8, DI
+	ADDQ    R8, DX
+	DECQ    BX
+	JNZ     usmall_vec_more
+
+usmall_next:
+	ADDQ $16, R12
+	CMPQ R12, R11
+	JLT  usmall_block
+	ADDQ $8, R10
+	CMPQ R10, R11
+	JLT  usmall_block_rows
 	VZEROUPPER
 	RET

@@ -29,6 +29,15 @@ func updateMulVecsShapes() [][2]int {
 			s = append(s, [2]int{n, k})
 		}
 	}
+	// The small-n kernel (n ≤ 32 on AVX-512) updates A as it loads it:
+	// row blocks of 8 and column blocks of 16 to their last, and a k split
+	// over two calls (n = 32: 64 vectors a call), the first alone updating.
+	for _, n := range []int{23, 24, 25, 31, 32, 33} {
+		for _, k := range []int{1, 9, 13} {
+			s = append(s, [2]int{n, k})
+		}
+	}
+	s = append(s, [2]int{32, 70}, [2]int{31, 80}, [2]int{8, 1030})
 	for _, n := range []int{63, 64, 129, 255, 256, 257, 258, 259, 261, 263, 300, 515} {
 		for _, k := range []int{1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 17, 20, 24, 25, 26, 27, 28, 30, 32, 33, 40, 42, 47, 52, 57, 63} {
 			s = append(s, [2]int{n, k})
