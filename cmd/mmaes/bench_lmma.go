@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"strings"
 
 	"github.com/mmaes-go/mmaes"
 	"github.com/mmaes-go/mmaes/kernel"
@@ -21,6 +22,7 @@ func benchLMMA(w io.Writer, dims []int, reps int, peak float64) {
 	fmt.Fprintf(w, "\nLMMA (limited memory), one core; memory bandwidth B = %.1f GB/s (in place, 128 MiB):\n\n", bw/1e9)
 	fmt.Fprintln(w, "| n | λ | k | µs/gen | T_roof µs | µs/T_roof | GFLOP/s | of peak | normal deviates µs | kernels + rest µs | heap MB | (2m+2λ+16)·n·8 MB |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
+	var blocks []string // CombineRows' block at each n
 	for _, n := range dims {
 		var m0, m1 runtime.MemStats
 		runtime.GC()
@@ -36,6 +38,7 @@ func benchLMMA(w io.Writer, dims []int, reps int, peak float64) {
 			m += par.FastMemory + 1
 		}
 		k, lambda, nf := float64(m+1), float64(par.Lambda), float64(n)
+		blocks = append(blocks, fmt.Sprintf("n = %d: %d", n, kernel.CombineRowsBlock(m+1, n)))
 		runtime.GC()
 		runtime.ReadMemStats(&m1)
 		heap := float64(m1.HeapAlloc) - float64(m0.HeapAlloc) - float64(8*par.Lambda)
@@ -65,6 +68,7 @@ func benchLMMA(w io.Writer, dims []int, reps int, peak float64) {
 	fmt.Fprintln(w, "\nk = Memory + FastMemory + 2 stored pairs (the slow and the fast ones); 4·k·λ·n flops and 8·(2k + 4λ)·n bytes a generation (the pairs read once, Z written once and read twice, X written).")
 	fmt.Fprintln(w, "heap: the bytes the optimizer holds after the warm-up generations (runtime.MemStats.HeapAlloc after a GC), against (2m + 2λ + 16)·n·8 bytes with m = k − 1 (at small n the TolFun history of 10 + 30·n/λ values and the status board's two vectors exceed the 16 vectors: a few MB at most).")
 	fmt.Fprintln(w, "normal deviates: the λ·n deviates of a generation by the ziggurat's fast path alone (kernel.Ziggurat; the rare slow-path draws not included).")
+	fmt.Fprintf(w, "CombineRows' blocks of columns (kernel.CombineRowsBlock, from the L2 of %d KiB the CPU reports): %s.\n", kernel.L2Bytes()>>10, strings.Join(blocks, ", "))
 }
 
 // newLMMABench makes the optimizer benchLMMA times at n, with

@@ -239,6 +239,9 @@ func TestBenchRuns(t *testing.T) {
 	if h, b := cell(11), cell(12); !(h > b/2 && h <= b+1) {
 		t.Errorf("LMMA heap %v MB, bound %v MB", h, b)
 	}
+	if want := fmt.Sprintf("(kernel.CombineRowsBlock, from the L2 of %d KiB the CPU reports): n = 3000: ", kernel.L2Bytes()>>10); !strings.Contains(lm, want) {
+		t.Errorf("no line of CombineRows' blocks %q:\n%s", want, lm)
+	}
 	checkPNG(t, plotPath)
 }
 
