@@ -231,9 +231,8 @@ func (d *fullMatrix) sampleUnscaled(y, z []float64, k int) (s float64) {
 func (d *fullMatrix) propose(g *generation) bool {
 	n := d.n
 	cp := d.cp * g.pathScale
-	path(d.vNew, d.v, 1-d.c, cp, g.zw)
+	d.normV = kernel.AxpByToNorm(d.vNew, 1-d.c, d.v, cp, g.zw) // path and ‖v‖ in one pass
 	path(d.pNew, d.p, 1-d.c, cp, g.yw)
-	d.normV = kernel.Norm(d.vNew) // each read as far from its write as may be
 	d.pInf = maxAbs(d.pNew)
 	if !finite(d.pInf) || !finite(d.normV) {
 		return false

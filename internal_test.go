@@ -13,7 +13,7 @@ func TestRank(t *testing.T) {
 	inf, nan := math.Inf(1), math.NaN()
 	vals := []float64{nan, inf, -inf, 0, math.Copysign(0, -1), 1, -1, 1e308, -1e308, 5e-324}
 	// Values a few units in the last place apart: their keys agree but for
-	// the low bits that rank packs the index into.
+	// the low bits (where kernel.RankFloats' generic path packs the index).
 	for _, d := range []uint64{1, 2, 5, 63, 64, 65} {
 		vals = append(vals, math.Float64frombits(math.Float64bits(1)+d), -math.Float64frombits(math.Float64bits(1)+d))
 	}
@@ -21,7 +21,7 @@ func TestRank(t *testing.T) {
 	var sc, short rankScratch // sc grows over the trials; short holds 4
 	short.resize(4)
 	for trial := 0; trial < 2000; trial++ {
-		lam := 2 + rng.IntN(100) // both sides of countRankMax
+		lam := 2 + rng.IntN(100) // both sides of kernel.RankFloatsMax
 		sc.resize(lam)
 		fit := make([]float64, lam)
 		for i := range fit {
@@ -71,34 +71,6 @@ func TestRank(t *testing.T) {
 		}
 		if !slices.Equal(idx, want) || valid != nv {
 			t.Fatalf("rank(%v) = %v (%d valid), want %v (%d)", fit, idx, valid, want, nv)
-		}
-	}
-}
-
-// TestFitnessKey checks that the integer keys compare as cmpFitness compares
-// the values, for every pair of special values, their neighbours and random
-// values.
-func TestFitnessKey(t *testing.T) {
-	vals := []float64{math.NaN(), -math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1),
-		5e-324, -5e-324, 0x1p-1022, -0x1p-1022, 1, -1, math.Nextafter(1, 2), math.Nextafter(-1, -2),
-		math.MaxFloat64, -math.MaxFloat64}
-	rng := rand.New(rand.NewPCG(3, 4))
-	for range 200 {
-		vals = append(vals, rng.NormFloat64()*math.Pow(10, float64(rng.IntN(600)-300)))
-	}
-	for _, a := range vals {
-		for _, b := range vals {
-			ka, kb := fitnessKey(a), fitnessKey(b)
-			want := cmpFitness(a, b)
-			got := 0
-			if ka < kb {
-				got = -1
-			} else if ka > kb {
-				got = 1
-			}
-			if got != want {
-				t.Fatalf("keys of %v, %v compare %d, cmpFitness %d", a, b, got, want)
-			}
 		}
 	}
 }

@@ -309,9 +309,9 @@ func (o *Optimizer) update() bool {
 			return true
 		}
 	}
-	// Every path first, then their norms: a norm read right after its
-	// path was written waits for the stores (at small n that was a tenth
-	// of a generation).
+	// The paths' norms come with the paths (kernel.AxpByToNorm): a norm
+	// read back right after its path was written waits for the stores (at
+	// small n that was a tenth of a generation).
 	o.step.advance(p.sel.zw, p.sel.pathScale)
 	if !allFinite(o.mNew) || !o.dist.propose(&p.sel) || !o.step.propose() {
 		return false

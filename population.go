@@ -75,10 +75,11 @@ func (p *population) views() [][]float64 { return p.xs }
 // only when the population keeps no y: the distribution gives y_w).
 func (p *population) recombine() {
 	sel := p.sel.idx[:len(p.sel.weights)]
-	if !p.direct {
-		kernel.WeightedSum(p.sel.yw, p.sel.weights, p.y, p.n, sel)
+	if p.direct {
+		kernel.WeightedSum(p.sel.zw, p.sel.weights, p.z, p.n, sel)
+		return
 	}
-	kernel.WeightedSum(p.sel.zw, p.sel.weights, p.z, p.n, sel)
+	kernel.WeightedSum2(p.sel.yw, p.y, p.sel.zw, p.z, p.sel.weights, p.n, sel)
 }
 
 // encode writes the steps z and y of the population (the candidates x

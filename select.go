@@ -45,40 +45,17 @@ func cmpFitness(a, b float64) int {
 // returns the number of values that are not NaN (they come first). It does
 // not allocate.
 //
-// Up to countRankMax candidates it sorts without a data-dependent branch:
-// each candidate's rank is the number of smaller keys (kernel.CountLess, 8
-// comparisons an instruction on AVX-512), on keys that carry the index in
-// their 6 low bits, so that they are distinct and ties go by index. Only
-// values whose keys agree in all other bits can come out of order, and one
-// pass of insertion on the full keys (which moves nothing in the usual
-// case, so its branches are predicted) puts them right. An insertion sort
-// of random values mispredicts about once per element: at λ = 10 that was
-// most of the cost of rank. The keys live in sc (sized by rankScratch.resize;
-// arrays on the stack cost a fifth of rank in zeroing); without room there
-// (sc nil or short) rank sorts, in the same order.
+// Up to kernel.RankFloatsMax candidates it ranks without a data-dependent
+// branch (kernel.RankFloats: each candidate's rank is the number of
+// candidates before it in the order; an insertion sort of random values
+// mispredicts about once per element, at λ = 10 most of the cost of rank).
+// Its scratch lives in sc (sized by rankScratch.resize; arrays on the stack
+// cost a fifth of rank in zeroing); without room there (sc nil or short)
+// rank sorts, in the same order.
 func rank(idx []int, fit []float64, sc *rankScratch) (valid int) {
 	n := len(idx)
-	if n <= countRankMax && sc != nil && len(sc.keys) >= n {
-		keys, packed, pos := sc.keys[:n], sc.packed[:n], sc.pos[:n]
-		for i := range n {
-			k := fitnessKey(fit[i])
-			keys[i], packed[i] = k, k&^(countRankMax-1)|int64(i)
-			if fit[i] == fit[i] {
-				valid++
-			}
-		}
-		kernel.CountLess(pos, packed)
-		for i, p := range pos {
-			idx[p] = i
-		}
-		for i := 1; i < n; i++ {
-			c, j := idx[i], i
-			for ; j > 0 && keys[c] < keys[idx[j-1]]; j-- {
-				idx[j] = idx[j-1]
-			}
-			idx[j] = c
-		}
-		return valid
+	if n <= kernel.RankFloatsMax && sc != nil && len(sc.pos) >= n {
+		return kernel.RankFloats(idx, fit[:n], sc.keys, sc.pos)
 	}
 	for i := range idx {
 		idx[i] = i
@@ -95,35 +72,19 @@ func rank(idx []int, fit []float64, sc *rankScratch) (valid int) {
 	return valid
 }
 
-// fitnessKey maps a fitness value to an integer key in the policy's order:
-// keys compare as cmpFitness compares the values (−0 and +0, and all NaNs,
-// get one key each). Without a branch on the sign: the bits of a negative
-// value, magnitude bits flipped, order as their two's complement.
-func fitnessKey(f float64) int64 {
-	if f != f {
-		return math.MaxInt64
-	}
-	b := int64(math.Float64bits(f + 0)) // −0 + 0 = +0
-	return b ^ (b >> 63 & math.MaxInt64)
-}
-
-// countRankMax is the largest λ ranked by counting (the index fits in the
-// keys' low 6 bits).
-const countRankMax = 64
-
-// rankScratch is rank's room for the keys of up to countRankMax values.
+// rankScratch is rank's room for up to kernel.RankFloatsMax values.
 type rankScratch struct {
-	keys, packed []int64
-	pos          []int
+	keys []int64
+	pos  []int
 }
 
-// resize makes room for lambda values (none above countRankMax, where
-// rank sorts), allocating only when it grows.
+// resize makes room for lambda values (none above kernel.RankFloatsMax,
+// where rank sorts), allocating only when it grows.
 func (sc *rankScratch) resize(lambda int) {
-	if lambda > countRankMax || len(sc.keys) >= lambda {
+	if lambda > kernel.RankFloatsMax || len(sc.pos) >= lambda {
 		return
 	}
-	sc.keys, sc.packed, sc.pos = make([]int64, lambda), make([]int64, lambda), make([]int, lambda)
+	sc.keys, sc.pos = make([]int64, 2*lambda), make([]int, lambda)
 }
 
 // checkPopulation validates Lambda and Mu and resolves λ and μ of the first

@@ -18,6 +18,7 @@ type stepSize struct {
 	// The rates of the run: c_σ, d_σ, E‖N(0,I)‖ and √(c_σ(2−c_σ)μ_eff).
 	cSigma, dSigma, chiN, cs float64
 
+	normSNew float64 // ‖sNew‖, set with sNew by advance
 	sigmaNew float64 // the proposed σ
 	logRatio float64 // ln(σ_new/σ) of the proposal
 }
@@ -59,16 +60,16 @@ func (st *stepSize) reset(sigma float64) {
 	clear(st.s)
 }
 
-// advance computes the new path from z_w, its normalization times scale
-// (1 for a whole generation; see generation.pathScale).
+// advance computes the new path from z_w, its normalization times scale,
+// (1 for a whole generation; see generation.pathScale) and its norm.
 func (st *stepSize) advance(zw []float64, scale float64) {
-	path(st.sNew, st.s, 1-st.cSigma, st.cs*scale, zw)
+	st.normSNew = kernel.AxpByToNorm(st.sNew, 1-st.cSigma, st.s, st.cs*scale, zw)
 }
 
 // propose computes the new σ from the new path (advance) and reports
 // whether both are finite (and σ > 0).
 func (st *stepSize) propose() bool {
-	normS := kernel.Norm(st.sNew)
+	normS := st.normSNew
 	st.logRatio = st.cSigma / st.dSigma * (normS/st.chiN - 1)
 	st.sigmaNew = st.sigma * math.Exp(st.logRatio)
 	return finite(normS) && finite(st.sigmaNew) && st.sigmaNew > 0

@@ -2,7 +2,7 @@
 // population through the mutation matrix (y_i = A·z_i), the fused
 // scale-plus-outer-product update A ← α·A + β·p·vᵀ and its rank-k form
 // A ← α·A + Σ_t β_t·p_t·q_tᵀ, the vector helpers the optimizer needs, and
-// the branch-free count that ranks a population (CountLess).
+// the branch-free ranking of a population (RankFloats, on CountLess).
 //
 // Matrices are flat row-major []float64: an n×n matrix A is a slice of length
 // n·n with A[i][j] at a[i*n+j]. A population of k vectors of length n is a
@@ -379,7 +379,11 @@ func UpdateMulVecsRowsWork(y, a []float64, n int, alpha, beta float64, p, v, x [
 		scaleAddOuterRows(a[r0*n:r1*n], n, alpha, beta, p[r0:r1], v)
 		return
 	}
-	work = usableWork(work, n, k, y, a, p, v, x)
+	if len(work) > 0 { // the variadic call builds its list only here
+		work = usableWork(work, n, k, y, a, p, v, x)
+	} else {
+		work = nil
+	}
 	updateMulVecs(y, a, n, alpha, beta, p, v, x, k, r0, r1, work)
 }
 
@@ -524,7 +528,12 @@ func Norm(x []float64) float64 {
 	if len(x) == 0 {
 		return 0
 	}
-	s := dotBlocks(x, x)
+	var s float64
+	if len(x) <= vecBlock {
+		s = dot(x, x) // dotBlocks' one block, without its call
+	} else {
+		s = dotBlocks(x, x)
+	}
 	if s > 0x1p-500 && s < 0x1p1000 {
 		return math.Sqrt(s)
 	}
@@ -579,6 +588,33 @@ func AxpByTo(dst []float64, alpha float64, x []float64, beta float64, y []float6
 	axpby(dst, alpha, x, beta, y)
 }
 
+// AxpByToNorm is AxpByTo(dst, α, x, β, y) followed by Norm(dst), with the
+// same results (a path of the optimizer and its length). On AVX-512 the
+// sum of squares is taken from the registers as dst is stored: a norm read
+// right after the stores waits for them.
+func AxpByToNorm(dst []float64, alpha float64, x []float64, beta float64, y []float64) float64 {
+	if len(x) != len(y) || len(dst) != len(x) {
+		panic("kernel: length mismatch")
+	}
+	if len(x) == 0 {
+		return 0
+	}
+	if inexactOverlap(dst, x) || inexactOverlap(dst, y) {
+		panic("kernel: dst overlaps x or y")
+	}
+	s, fused := axpbyDot(dst, alpha, x, beta, y)
+	if !fused {
+		// The two calls themselves: the generic axpby compiled into a
+		// second caller may fuse its multiply-adds otherwise (arm64).
+		AxpByTo(dst, alpha, x, beta, y)
+		return Norm(dst)
+	}
+	if s > 0x1p-500 && s < 0x1p1000 {
+		return math.Sqrt(s)
+	}
+	return normScaled(dst)
+}
+
 // ScaleAxpyRows scales the k rows of y (n = len(m) each) by s and sets
 // each row of x to x_i = σ·y_i + m, in one pass; it reports whether every
 // element of x[:k*n] is finite. The bits are those of Scale(s, y[:k*n])
@@ -624,6 +660,33 @@ func Scale(alpha float64, x []float64) {
 // at least len(w) entries, each in [0, len(x)/n). It is the recombination
 // step of MMA-ES (z_w, y_w). dst must not overlap x or w; for n = 0 it does nothing.
 func WeightedSum(dst, w, x []float64, n int, rows []int) {
+	if checkWeightedSum(dst, w, x, n, rows, len(x)) {
+		weightedSumBlocks(dst, w, x, n, rows)
+	}
+}
+
+// WeightedSum2 is WeightedSum(dst, w, x, n, rows) followed by
+// WeightedSum(dst2, w, x2, n, rows), with the same results, for two
+// populations ranked alike (the optimizer's y and z steps): the rows are
+// checked once, against the shorter of x and x2. It checks both calls'
+// arguments before either sum.
+func WeightedSum2(dst, x, dst2, x2, w []float64, n int, rows []int) {
+	if !checkWeightedSum(dst, w, x, n, rows, min(len(x), len(x2))) {
+		return
+	}
+	if len(dst2) < n {
+		panic("kernel: short dst")
+	}
+	if overlaps(dst2[:n], x2) || overlaps(dst2[:n], w) {
+		panic("kernel: dst overlaps x or w")
+	}
+	weightedSumBlocks(dst, w, x, n, rows)
+	weightedSumBlocks(dst2, w, x2, n, rows)
+}
+
+// checkWeightedSum panics on WeightedSum's misuse, rows checked against
+// xLen elements of x, and reports whether there is anything to sum.
+func checkWeightedSum(dst, w, x []float64, n int, rows []int, xLen int) bool {
 	if n < 0 {
 		panic("kernel: negative size")
 	}
@@ -634,22 +697,27 @@ func WeightedSum(dst, w, x []float64, n int, rows []int) {
 		panic("kernel: short rows")
 	}
 	if n == 0 {
-		return // every row is empty
+		return false // every row is empty
 	}
 	for _, r := range rows[:len(w)] {
 		// Row r is x[r*n : (r+1)*n]; no division (this runs every
 		// generation, and at small n a division is a noticeable cost).
 		hi, lo := bits.Mul64(uint64(r)+1, uint64(n))
-		if r < 0 || hi != 0 || lo > uint64(len(x)) {
+		if r < 0 || hi != 0 || lo > uint64(xLen) {
 			panic("kernel: row out of range")
 		}
 	}
-	dst = dst[:n]
-	if overlaps(dst, x) || overlaps(dst, w) {
+	if overlaps(dst[:n], x) || overlaps(dst[:n], w) {
 		panic("kernel: dst overlaps x or w")
 	}
-	// One call per block of columns, so that a call does at most about
-	// vecBlock multiply-adds (assembly is not preempted).
+	return true
+}
+
+// weightedSumBlocks is WeightedSum after the checks, n ≥ 1: one call per
+// block of columns, so that a call does at most about vecBlock
+// multiply-adds (assembly is not preempted).
+func weightedSumBlocks(dst, w, x []float64, n int, rows []int) {
+	dst = dst[:n]
 	cols := n
 	if hi, lo := bits.Mul64(uint64(n), uint64(len(w))); hi != 0 || lo > vecBlock {
 		cols = max(wsBlockCols, vecBlock/len(w)&^(wsBlockCols-1))

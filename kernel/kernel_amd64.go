@@ -157,6 +157,22 @@ func dot(x, y []float64) float64 {
 	return dotGeneric(x, y)
 }
 
+// axpbyDot computes axpby and the sum of squares of dst in one pass where
+// the path has a kernel for it (AVX-512, len(dst) ≤ vecBlock), and reports
+// whether it did; else it does nothing.
+func axpbyDot(dst []float64, alpha float64, x []float64, beta float64, y []float64) (float64, bool) {
+	if useAVX512 && len(dst) <= vecBlock {
+		return axpbyDotAVX512(dst, alpha, x, beta, y), true
+	}
+	return 0, false
+}
+
+// axpbyDotAVX512 is axpbyAVX512 followed by dotAVX512(dst, dst), the sum of
+// squares taken from the registers as dst is stored.
+//
+//go:noescape
+func axpbyDotAVX512(dst []float64, alpha float64, x []float64, beta float64, y []float64) float64
+
 func axpby(dst []float64, alpha float64, x []float64, beta float64, y []float64) {
 	switch {
 	case useAVX512:

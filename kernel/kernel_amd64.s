@@ -1673,3 +1673,92 @@ sar512_next:
 	SETEQ    finite+88(FP)
 	VZEROUPPER
 	RET
+
+// func axpbyDotAVX512(dst []float64, alpha float64, x []float64, beta float64, y []float64) float64
+//
+// axpbyAVX512 and then dotAVX512(dst, dst), in one pass: each block of dst
+// is computed as axpbyAVX512 does, stored, and squared from the register
+// into dotAVX512's accumulator for that block (32 elements a step into
+// Z0–Z3, then 8 into Z0, the masked tail into Z1), reduced as dotAVX512
+// reduces. The tail's lanes past len(dst) leave Z1 as dotAVX512's zeros
+// do (merge masking).
+TEXT ·axpbyDotAVX512(SB), NOSPLIT, $0-96
+	MOVQ         dst_base+0(FP), DI
+	VBROADCASTSD alpha+24(FP), Z30
+	MOVQ         x_base+32(FP), SI
+	MOVQ         x_len+40(FP), CX
+	VBROADCASTSD beta+56(FP), Z31
+	MOVQ         y_base+64(FP), DX
+	VPXORQ       Z0, Z0, Z0
+	VPXORQ       Z1, Z1, Z1
+	VPXORQ       Z2, Z2, Z2
+	VPXORQ       Z3, Z3, Z3
+
+	MOVQ CX, BX
+	SHRQ $5, BX
+	JZ   axd512_eight
+
+axd512_loop:
+	VMULPD      (DX), Z31, Z4
+	VMULPD      64(DX), Z31, Z5
+	VMULPD      128(DX), Z31, Z6
+	VMULPD      192(DX), Z31, Z7
+	VFMADD231PD (SI), Z30, Z4
+	VFMADD231PD 64(SI), Z30, Z5
+	VFMADD231PD 128(SI), Z30, Z6
+	VFMADD231PD 192(SI), Z30, Z7
+	VMOVUPD     Z4, (DI)
+	VMOVUPD     Z5, 64(DI)
+	VMOVUPD     Z6, 128(DI)
+	VMOVUPD     Z7, 192(DI)
+	VFMADD231PD Z4, Z4, Z0
+	VFMADD231PD Z5, Z5, Z1
+	VFMADD231PD Z6, Z6, Z2
+	VFMADD231PD Z7, Z7, Z3
+	ADDQ        $256, SI
+	ADDQ        $256, DX
+	ADDQ        $256, DI
+	DECQ        BX
+	JNZ         axd512_loop
+
+axd512_eight:
+	MOVQ CX, BX
+	ANDQ $31, BX
+	SHRQ $3, BX
+	JZ   axd512_tail
+
+axd512_eight_loop:
+	VMULPD      (DX), Z31, Z4
+	VFMADD231PD (SI), Z30, Z4
+	VMOVUPD     Z4, (DI)
+	VFMADD231PD Z4, Z4, Z0
+	ADDQ        $64, SI
+	ADDQ        $64, DX
+	ADDQ        $64, DI
+	DECQ        BX
+	JNZ         axd512_eight_loop
+
+axd512_tail:
+	ANDQ $7, CX
+	JZ   axd512_reduce
+	LOAD_TAIL_MASK_K
+	VMOVUPD.Z   (DX), K1, Z4
+	VMOVUPD.Z   (SI), K1, Z5
+	VMULPD      Z31, Z4, Z4
+	VFMADD231PD Z5, Z30, Z4
+	VMOVUPD     Z4, K1, (DI)
+	VFMADD231PD Z4, Z4, K1, Z1
+
+axd512_reduce:
+	VADDPD        Z1, Z0, Z0
+	VADDPD        Z3, Z2, Z2
+	VADDPD        Z2, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPD        X1, X0, X0
+	VPERMILPD     $1, X0, X1
+	VADDSD        X1, X0, X0
+	VMOVSD        X0, ret+88(FP)
+	VZEROUPPER
+	RET

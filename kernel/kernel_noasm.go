@@ -53,3 +53,11 @@ func tiling(_, _ int) string { return "generic rows" }
 func scaleAxpyRows(x []float64, sigma float64, y []float64, s float64, m []float64) bool {
 	return scaleAxpyRowsVec(x, sigma, y, s, m)
 }
+
+func rankFloats(idx []int, x []float64, keys []int64, pos []int) int {
+	return rankFloatsGeneric(idx, x, keys, pos)
+}
+
+func axpbyDot(dst []float64, alpha float64, x []float64, beta float64, y []float64) (float64, bool) {
+	return 0, false
+}

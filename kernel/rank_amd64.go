@@ -29,3 +29,18 @@ func countLessAVX512(dst []int, keys []int64)
 //
 //go:noescape
 func countLessAVX2(dst []int, keys []int64)
+
+func rankFloats(idx []int, x []float64, keys []int64, pos []int) int {
+	if useAVX512 && hasPOPCNT {
+		return rankFloatsAVX512(idx, x, keys)
+	}
+	return rankFloatsGeneric(idx, x, keys, pos)
+}
+
+// rankFloatsAVX512 is RankFloats in one pass over the keys, 8 at a time,
+// and one count: the rank of value i is the number of j with key_j < key_i
+// or key_j = key_i and j < i, so no pass puts ties in order afterwards.
+// 1 ≤ len(x) ≤ 64, len(idx) ≥ len(x), len(keys) ≥ 2·len(x).
+//
+//go:noescape
+func rankFloatsAVX512(idx []int, x []float64, keys []int64) (valid int)
