@@ -33,12 +33,18 @@ func CombineRowsBlock(kp, n int) int {
 
 // combineRowsBlockFor is CombineRowsBlock for an L2 of l2 bytes.
 func combineRowsBlockFor(kp, n, l2 int) int {
-	panels := 1
-	if kp*n >= prefetchMin {
-		panels = 2
+	if kp <= 0 {
+		return combineBlockMax
 	}
-	w := (l2 / 4 * 3) / (8 * max(1, panels*kp)) &^ 127
-	return min(combineBlockMax, max(combineBlockMin, w))
+	perColumn := 8 // bytes of a column of a panel, per stored vector
+	if mulOverflows(kp, n) || kp*n >= prefetchMin {
+		perColumn = 16 // two panels
+	}
+	fit := l2 / 4 * 3 / perColumn // columns × stored vectors that fit
+	if kp > fit/combineBlockMin {
+		return combineBlockMin
+	}
+	return min(combineBlockMax, max(combineBlockMin, fit/kp&^127))
 }
 
 // combineBlockMin and combineBlockMax bound CombineRowsBlock.

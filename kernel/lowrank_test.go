@@ -371,15 +371,17 @@ func TestCombineRowsStreaming(t *testing.T) {
 // kp·n ≥ 2^21), in multiples of 128 columns within [256, 1024].
 func TestCombineRowsBlock(t *testing.T) {
 	for _, tc := range []struct{ kp, n, l2, want int }{
-		{77, 100000, 1 << 20, 512},   // 786 432 / (2·77·8) = 638
-		{91, 1000000, 1 << 20, 512},  // 786 432 / 1456 = 540
-		{63, 10000, 1 << 20, 1024},   // one panel: 786 432 / 504 = 1560
-		{49, 100000, 1 << 20, 896},   // 786 432 / 784 = 1003
-		{77, 100000, 2 << 20, 1024},  // 1276
-		{77, 100000, 512 << 10, 256}, // 319
-		{300, 100000, 1 << 20, 256},  // 163, raised to the floor
-		{0, 100, 1 << 20, 1024},      // no stored vectors
-		{1, 3, 0, 256},               // no L2: the floor
+		{77, 100000, 1 << 20, 512},         // 786 432 / (2·77·8) = 638
+		{91, 1000000, 1 << 20, 512},        // 786 432 / 1456 = 540
+		{63, 10000, 1 << 20, 1024},         // one panel: 786 432 / 504 = 1560
+		{49, 100000, 1 << 20, 896},         // 786 432 / 784 = 1003
+		{77, 100000, 2 << 20, 1024},        // 1276
+		{77, 100000, 512 << 10, 256},       // 319
+		{300, 100000, 1 << 20, 256},        // 163, raised to the floor
+		{0, 100, 1 << 20, 1024},            // no stored vectors
+		{1, 3, 0, 256},                     // no L2: the floor
+		{math.MaxInt / 3, 4, 1 << 20, 256}, // kp·n overflows: the floor, no division by 0
+		{-3, 100, 1 << 20, 1024},           // no stored vectors
 	} {
 		if got := combineRowsBlockFor(tc.kp, tc.n, tc.l2); got != tc.want {
 			t.Errorf("kp=%d n=%d L2=%d: %d columns, want %d", tc.kp, tc.n, tc.l2, got, tc.want)

@@ -7,7 +7,7 @@ import (
 
 // CountLess sets dst[i] to the number of j with keys[j] < keys[i], for
 // i < len(keys). For distinct keys that is the rank of keys[i] (0 for the
-// smallest): the optimizer ranks its population this way (mmaes/select.go),
+// smallest): the optimizer (package mmaes) ranks its population this way,
 // λ² comparisons without a data-dependent branch, where a comparison sort
 // mispredicts about one branch per element on random fitness values. dst
 // must have at least len(keys) elements. The cost is len(keys)² comparisons:
@@ -44,7 +44,7 @@ const RankFloatsMax = 64
 // everything; values that compare equal (−0 and +0, any two NaNs) keep
 // their index order. It returns the number of values that are not NaN
 // (they come first). This is the optimizer's ranking of a population
-// (mmaes/select.go), without a data-dependent branch. len(x) must be at
+// (package mmaes), without a data-dependent branch. len(x) must be at
 // most RankFloatsMax, idx and pos must have at least len(x) elements and
 // keys at least 2·len(x) (scratch; their contents are undefined after the
 // call).
