@@ -200,6 +200,202 @@ tile6_reduce:
 	VZEROUPPER
 	RET
 
+// func tile4x5AVX512(y, a, x []float64, n int)
+// Requires: AVX512F
+//
+// tile4x6AVX512 for 5 vectors: the accumulators Z0-Z19, vector j in
+// Z(4j)..Z(4j+3), each output summed in the same order.
+TEXT ·tile4x5AVX512(SB), NOSPLIT, $0-80
+	MOVQ y_base+0(FP), DX
+	MOVQ a_base+24(FP), SI
+	MOVQ x_base+48(FP), DI
+	MOVQ n+72(FP), CX
+	LEAQ (CX*8), R8      // R8 = NBYTES: next row or vector
+	LEAQ (R8)(R8*2), R9  // R9 = 3·NBYTES
+
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z11, Z11, Z11
+	VPXORQ Z12, Z12, Z12
+	VPXORQ Z13, Z13, Z13
+	VPXORQ Z14, Z14, Z14
+	VPXORQ Z15, Z15, Z15
+	VPXORQ Z16, Z16, Z16
+	VPXORQ Z17, Z17, Z17
+	VPXORQ Z18, Z18, Z18
+	VPXORQ Z19, Z19, Z19
+
+	MOVQ CX, BX
+	SHRQ $3, BX // BX = whole 8-column blocks
+	JZ   tile5_tail
+
+tile5_loop:
+	// rows i < 4 of this block of 8 columns
+	VMOVUPD (SI), Z24
+	VMOVUPD (SI)(R8*1), Z25
+	VMOVUPD (SI)(R8*2), Z26
+	VMOVUPD (SI)(R9*1), Z27
+	ROW4x1_512((DI), Z0, Z1, Z2, Z3)
+	ROW4x1_512((DI)(R8*1), Z4, Z5, Z6, Z7)
+	ROW4x1_512((DI)(R8*2), Z8, Z9, Z10, Z11)
+	ROW4x1_512((DI)(R9*1), Z12, Z13, Z14, Z15)
+	ROW4x1_512((DI)(R8*4), Z16, Z17, Z18, Z19)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	DECQ BX
+	JNZ  tile5_loop
+
+tile5_tail:
+	ANDQ $7, CX // CX = n mod 8
+	JZ   tile5_reduce
+	LOAD_TAIL_MASK_K
+	VMOVUPD.Z (SI), K1, Z24
+	VMOVUPD.Z (SI)(R8*1), K1, Z25
+	VMOVUPD.Z (SI)(R8*2), K1, Z26
+	VMOVUPD.Z (SI)(R9*1), K1, Z27
+	ROW4x1_512_TAIL((DI), Z0, Z1, Z2, Z3)
+	ROW4x1_512_TAIL((DI)(R8*1), Z4, Z5, Z6, Z7)
+	ROW4x1_512_TAIL((DI)(R8*2), Z8, Z9, Z10, Z11)
+	ROW4x1_512_TAIL((DI)(R9*1), Z12, Z13, Z14, Z15)
+	ROW4x1_512_TAIL((DI)(R8*4), Z16, Z17, Z18, Z19)
+
+tile5_reduce:
+	// 512 → 256 bits for every accumulator
+	FOLD512(Z0)
+	FOLD512(Z1)
+	FOLD512(Z2)
+	FOLD512(Z3)
+	FOLD512(Z4)
+	FOLD512(Z5)
+	FOLD512(Z6)
+	FOLD512(Z7)
+	FOLD512(Z8)
+	FOLD512(Z9)
+	FOLD512(Z10)
+	FOLD512(Z11)
+	FOLD512(Z12)
+	FOLD512(Z13)
+	FOLD512(Z14)
+	FOLD512(Z15)
+	FOLD512(Z16)
+	FOLD512(Z17)
+	FOLD512(Z18)
+	FOLD512(Z19)
+
+	// y[j*n : j*n+4] = the 4 row sums of vector j
+	HSUM4(Y0, Y1, Y2, Y3, (DX))
+	HSUM4(Y4, Y5, Y6, Y7, (DX)(R8*1))
+	HSUM4(Y8, Y9, Y10, Y11, (DX)(R8*2))
+	HSUM4(Y12, Y13, Y14, Y15, (DX)(R9*1))
+
+	// vector 4 lives in Z16-Z19: move it below Z16 for VEX HSUM4
+	VMOVAPD Z16, Z0
+	VMOVAPD Z17, Z1
+	VMOVAPD Z18, Z2
+	VMOVAPD Z19, Z3
+	HSUM4(Y0, Y1, Y2, Y3, (DX)(R8*4))
+	VZEROUPPER
+	RET
+
+// func tile4x4AVX512(y, a, x []float64, n int)
+// Requires: AVX512F
+//
+// tile4x6AVX512 for 4 vectors: the accumulators Z0-Z15, vector j in
+// Z(4j)..Z(4j+3), each output summed in the same order.
+TEXT ·tile4x4AVX512(SB), NOSPLIT, $0-80
+	MOVQ y_base+0(FP), DX
+	MOVQ a_base+24(FP), SI
+	MOVQ x_base+48(FP), DI
+	MOVQ n+72(FP), CX
+	LEAQ (CX*8), R8      // R8 = NBYTES: next row or vector
+	LEAQ (R8)(R8*2), R9  // R9 = 3·NBYTES
+
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z11, Z11, Z11
+	VPXORQ Z12, Z12, Z12
+	VPXORQ Z13, Z13, Z13
+	VPXORQ Z14, Z14, Z14
+	VPXORQ Z15, Z15, Z15
+
+	MOVQ CX, BX
+	SHRQ $3, BX // BX = whole 8-column blocks
+	JZ   tile4_tail
+
+tile4_loop:
+	// rows i < 4 of this block of 8 columns
+	VMOVUPD (SI), Z24
+	VMOVUPD (SI)(R8*1), Z25
+	VMOVUPD (SI)(R8*2), Z26
+	VMOVUPD (SI)(R9*1), Z27
+	ROW4x1_512((DI), Z0, Z1, Z2, Z3)
+	ROW4x1_512((DI)(R8*1), Z4, Z5, Z6, Z7)
+	ROW4x1_512((DI)(R8*2), Z8, Z9, Z10, Z11)
+	ROW4x1_512((DI)(R9*1), Z12, Z13, Z14, Z15)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	DECQ BX
+	JNZ  tile4_loop
+
+tile4_tail:
+	ANDQ $7, CX // CX = n mod 8
+	JZ   tile4_reduce
+	LOAD_TAIL_MASK_K
+	VMOVUPD.Z (SI), K1, Z24
+	VMOVUPD.Z (SI)(R8*1), K1, Z25
+	VMOVUPD.Z (SI)(R8*2), K1, Z26
+	VMOVUPD.Z (SI)(R9*1), K1, Z27
+	ROW4x1_512_TAIL((DI), Z0, Z1, Z2, Z3)
+	ROW4x1_512_TAIL((DI)(R8*1), Z4, Z5, Z6, Z7)
+	ROW4x1_512_TAIL((DI)(R8*2), Z8, Z9, Z10, Z11)
+	ROW4x1_512_TAIL((DI)(R9*1), Z12, Z13, Z14, Z15)
+
+tile4_reduce:
+	// 512 → 256 bits for every accumulator
+	FOLD512(Z0)
+	FOLD512(Z1)
+	FOLD512(Z2)
+	FOLD512(Z3)
+	FOLD512(Z4)
+	FOLD512(Z5)
+	FOLD512(Z6)
+	FOLD512(Z7)
+	FOLD512(Z8)
+	FOLD512(Z9)
+	FOLD512(Z10)
+	FOLD512(Z11)
+	FOLD512(Z12)
+	FOLD512(Z13)
+	FOLD512(Z14)
+	FOLD512(Z15)
+
+	// y[j*n : j*n+4] = the 4 row sums of vector j
+	HSUM4(Y0, Y1, Y2, Y3, (DX))
+	HSUM4(Y4, Y5, Y6, Y7, (DX)(R8*1))
+	HSUM4(Y8, Y9, Y10, Y11, (DX)(R8*2))
+	HSUM4(Y12, Y13, Y14, Y15, (DX)(R9*1))
+
+	VZEROUPPER
+	RET
+
 // func tile4x1AVX512(y, a, x []float64, n int)
 // Requires: AVX512F
 //

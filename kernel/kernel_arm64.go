@@ -31,9 +31,9 @@ func mulVec(y, a []float64, n int, x []float64) {
 }
 
 // tileVecs is the number of vectors in the register tile of tileMain.
-func tileVecs() int { return 4 }
+func tileVecs(int) int { return 4 }
 
-func tileMain(y, a, x []float64, n int) { tile4x4NEON(y, a, x, n) }
+func tileMain(y, a, x []float64, n, _ int) { tile4x4NEON(y, a, x, n) }
 
 func tileRowsVec(y, a, x []float64, n int) { tile4x1NEON(y, a, x, n) }
 

@@ -955,7 +955,7 @@ func mulVecsShapes() [][2]int {
 			s = append(s, [2]int{n, k})
 		}
 	}
-	s = append(s, [2]int{33, 40}, [2]int{64, 40}, [2]int{67, 19}, [2]int{129, 13})
+	s = append(s, [2]int{33, 40}, [2]int{64, 40}, [2]int{67, 19}, [2]int{129, 13}, [2]int{64, 16}, [2]int{71, 16}, [2]int{65, 14})
 	for _, n := range []int{100, 127, 128, 129, 255} {
 		for _, k := range []int{1, 6, 7} {
 			s = append(s, [2]int{n, k})

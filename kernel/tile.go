@@ -21,7 +21,7 @@ const tileRows = 4
 // mulVecsTiled computes the rows r0 … r1−1 of y_i = A·x_i for i < k, n ≥
 // tileRows (rowsValid), walking blocks of tileRows rows of A (the outer
 // loop, so a block is read from memory once and stays in cache for all k
-// vectors) and, inside, groups of tileVecs() vectors.
+// vectors) and, inside, groups of tileVecs(k) vectors.
 func mulVecsTiled(y, a []float64, n int, x []float64, k, r0, r1 int) {
 	for r := r0; r < r1; r += tileRows {
 		r = min(r, n-tileRows)
@@ -34,7 +34,7 @@ func mulVecsTiled(y, a []float64, n int, x []float64, k, r0, r1 int) {
 
 // mulVecsRowBlock computes the rows r to r+tileRows−1 of all k products.
 func mulVecsRowBlock(y, a []float64, n int, x []float64, k, r int) {
-	v := tileVecs()
+	v := tileVecs(k)
 	block := a[r*n : (r+tileRows)*n]
 	if k < v {
 		for j := 0; j < k; j++ {
@@ -44,7 +44,7 @@ func mulVecsRowBlock(y, a []float64, n int, x []float64, k, r int) {
 	}
 	for j := 0; ; j += v {
 		j = min(j, k-v)
-		tileMain(y[j*n+r:(j+v-1)*n+r+tileRows], block, x[j*n:(j+v)*n], n)
+		tileMain(y[j*n+r:(j+v-1)*n+r+tileRows], block, x[j*n:(j+v)*n], n, v)
 		if j == k-v {
 			return
 		}

@@ -24,7 +24,9 @@ func TestTiling(t *testing.T) {
 		"avx512": {
 			{2, 3, []string{"small-n"}},
 			{32, 10, []string{"small-n"}},
-			{128, 16, []string{"whole-row tiles of 4 rows × 6 vectors"}},
+			{128, 16, []string{"whole-row tiles of 4 rows × 4 vectors"}},
+			{128, 18, []string{"whole-row tiles of 4 rows × 6 vectors"}},
+			{128, 19, []string{"whole-row tiles of 4 rows × 5 vectors"}},
 			{1024, 24, []string{"AVX-512 column panels", "tiles of 8 rows × 3 registers (24 lanes for 24 vectors)", "512 columns a panel", "fused"}},
 			{4096, 28, []string{"tiles of 6 rows × 4 registers, the last 4 lanes wide (28 lanes for 28 vectors)", "512 columns"}},
 			{2048, 26, []string{"tiles of 6 rows × 4 registers, the last 4 lanes wide (28 lanes for 26 vectors)"}},
