@@ -96,19 +96,24 @@ func tileVecs(k int) int {
 	return best
 }
 
-// tileMain computes one register tile of v = tileVecs(k) vectors.
-func tileMain(y, a, x []float64, n, v int) {
+// tileOne is the AVX2 tile of tileGroupsLoop.
+func tileOne(y, a, x []float64, n int) { tile4x3AVX2(y, a, x, n) }
+
+// tileGroups computes the 4 rows at a of all k ≥ v products in register
+// tiles of v = tileVecs(k) vectors: on AVX-512 in one call, on AVX2 a tile a
+// call.
+func tileGroups(y, a, x []float64, n, k, v int) {
 	if !useAVX512 {
-		tile4x3AVX2(y, a, x, n)
+		tileGroupsLoop(y, a, x, n, k, v)
 		return
 	}
 	switch v {
 	case 4:
-		tile4x4AVX512(y, a, x, n)
+		tile4x4AVX512(y, a, x, n, k)
 	case 5:
-		tile4x5AVX512(y, a, x, n)
+		tile4x5AVX512(y, a, x, n, k)
 	default:
-		tile4x6AVX512(y, a, x, n)
+		tile4x6AVX512(y, a, x, n, k)
 	}
 }
 
@@ -230,26 +235,27 @@ func scale(alpha float64, x []float64) {
 // caller passed: the lengths below hold and n ≥ 1 (tiles: n ≥ 4 rows exist).
 // Rows of a and vectors of x and y are n elements apart.
 
-// tile4x6AVX512 computes a 4×6 register tile of MulVecs:
+// tile4x6AVX512 computes the 4 rows of all k products of MulVecs in
+// register tiles of 6 vectors, the last tile moved back to end at k:
 //
-//	for j < 6, i < 4: y[j*n+i] = Σ_c a[i*n+c]·x[j*n+c]
+//	for j < k, i < 4: y[j*n+i] = Σ_c a[i*n+c]·x[j*n+c]
 //
-// len(a) ≥ 4n, len(x) ≥ 6n, len(y) ≥ 5n+4. The column tail is masked.
-//
-//go:noescape
-func tile4x6AVX512(y, a, x []float64, n int)
-
-// tile4x5AVX512 and tile4x4AVX512 are tile4x6AVX512 for 5 and 4 vectors,
-// each output summed in the same order: len(x) ≥ 5n (4n), len(y) ≥ 4n+4
-// (3n+4).
+// k ≥ 6, len(a) ≥ 4n, len(x) ≥ k·n, len(y) ≥ (k−1)·n+4. The column tail is
+// masked.
 //
 //go:noescape
-func tile4x5AVX512(y, a, x []float64, n int)
+func tile4x6AVX512(y, a, x []float64, n, k int)
+
+// tile4x5AVX512 and tile4x4AVX512 are tile4x6AVX512 in tiles of 5 and 4
+// vectors (k ≥ 5, k ≥ 4), each output summed in the same order.
+//
+//go:noescape
+func tile4x5AVX512(y, a, x []float64, n, k int)
 
 //go:noescape
-func tile4x4AVX512(y, a, x []float64, n int)
+func tile4x4AVX512(y, a, x []float64, n, k int)
 
-// tile4x3AVX2 is tile4x6AVX512 for 3 vectors with AVX2 and FMA:
+// tile4x3AVX2 is one tile of tile4x6AVX512 for 3 vectors with AVX2 and FMA:
 // len(a) ≥ 4n, len(x) ≥ 3n, len(y) ≥ 2n+4.
 //
 //go:noescape

@@ -83,10 +83,15 @@ GLOBL tailMask<>(SB), RODATA|NOPTR, $64
 //
 // The 24 accumulators Z0-Z23 hold the 4×6 tile, vector j in Z(4j)..Z(4j+3);
 // per 8 columns it loads 4 rows of A and 6 vectors of x for 24 FMAs.
-TEXT ·tile4x6AVX512(SB), NOSPLIT, $0-80
+TEXT ·tile4x6AVX512(SB), NOSPLIT, $0-88
 	MOVQ y_base+0(FP), DX
-	MOVQ a_base+24(FP), SI
-	MOVQ x_base+48(FP), DI
+	MOVQ a_base+24(FP), R11
+	MOVQ x_base+48(FP), R12
+	XORQ R13, R13 // R13 = j, the group's first vector
+
+tile6_group:
+	MOVQ R11, SI
+	MOVQ R12, DI
 	MOVQ n+72(FP), CX
 	LEAQ (CX*8), R8      // R8 = NBYTES: next row or vector
 	LEAQ (R8)(R8*2), R9  // R9 = 3·NBYTES
@@ -197,6 +202,24 @@ tile6_reduce:
 	VMOVAPD Z23, Z7
 	HSUM4(Y0, Y1, Y2, Y3, (DX)(R8*4))
 	HSUM4(Y4, Y5, Y6, Y7, (DX)(R10*1))
+
+	// the next group: j + 6, the last one moved back to end at k
+	MOVQ    k+80(FP), AX
+	SUBQ    $6, AX // AX = k − 6, the last group's first vector
+	CMPQ    R13, AX
+	JGE     tile6_done
+	ADDQ    $6, R13
+	CMPQ    R13, AX
+	CMOVQGT AX, R13
+	MOVQ    R13, BX
+	IMULQ   R8, BX // BX = j·NBYTES
+	MOVQ    y_base+0(FP), DX
+	ADDQ    BX, DX
+	MOVQ    x_base+48(FP), R12
+	ADDQ    BX, R12
+	JMP     tile6_group
+
+tile6_done:
 	VZEROUPPER
 	RET
 
@@ -205,10 +228,15 @@ tile6_reduce:
 //
 // tile4x6AVX512 for 5 vectors: the accumulators Z0-Z19, vector j in
 // Z(4j)..Z(4j+3), each output summed in the same order.
-TEXT ·tile4x5AVX512(SB), NOSPLIT, $0-80
+TEXT ·tile4x5AVX512(SB), NOSPLIT, $0-88
 	MOVQ y_base+0(FP), DX
-	MOVQ a_base+24(FP), SI
-	MOVQ x_base+48(FP), DI
+	MOVQ a_base+24(FP), R11
+	MOVQ x_base+48(FP), R12
+	XORQ R13, R13 // R13 = j, the group's first vector
+
+tile5_group:
+	MOVQ R11, SI
+	MOVQ R12, DI
 	MOVQ n+72(FP), CX
 	LEAQ (CX*8), R8      // R8 = NBYTES: next row or vector
 	LEAQ (R8)(R8*2), R9  // R9 = 3·NBYTES
@@ -303,6 +331,24 @@ tile5_reduce:
 	VMOVAPD Z18, Z2
 	VMOVAPD Z19, Z3
 	HSUM4(Y0, Y1, Y2, Y3, (DX)(R8*4))
+
+	// the next group: j + 5, the last one moved back to end at k
+	MOVQ    k+80(FP), AX
+	SUBQ    $5, AX // AX = k − 5, the last group's first vector
+	CMPQ    R13, AX
+	JGE     tile5_done
+	ADDQ    $5, R13
+	CMPQ    R13, AX
+	CMOVQGT AX, R13
+	MOVQ    R13, BX
+	IMULQ   R8, BX // BX = j·NBYTES
+	MOVQ    y_base+0(FP), DX
+	ADDQ    BX, DX
+	MOVQ    x_base+48(FP), R12
+	ADDQ    BX, R12
+	JMP     tile5_group
+
+tile5_done:
 	VZEROUPPER
 	RET
 
@@ -311,10 +357,15 @@ tile5_reduce:
 //
 // tile4x6AVX512 for 4 vectors: the accumulators Z0-Z15, vector j in
 // Z(4j)..Z(4j+3), each output summed in the same order.
-TEXT ·tile4x4AVX512(SB), NOSPLIT, $0-80
+TEXT ·tile4x4AVX512(SB), NOSPLIT, $0-88
 	MOVQ y_base+0(FP), DX
-	MOVQ a_base+24(FP), SI
-	MOVQ x_base+48(FP), DI
+	MOVQ a_base+24(FP), R11
+	MOVQ x_base+48(FP), R12
+	XORQ R13, R13 // R13 = j, the group's first vector
+
+tile4_group:
+	MOVQ R11, SI
+	MOVQ R12, DI
 	MOVQ n+72(FP), CX
 	LEAQ (CX*8), R8      // R8 = NBYTES: next row or vector
 	LEAQ (R8)(R8*2), R9  // R9 = 3·NBYTES
@@ -393,6 +444,24 @@ tile4_reduce:
 	HSUM4(Y8, Y9, Y10, Y11, (DX)(R8*2))
 	HSUM4(Y12, Y13, Y14, Y15, (DX)(R9*1))
 
+
+	// the next group: j + 4, the last one moved back to end at k
+	MOVQ    k+80(FP), AX
+	SUBQ    $4, AX // AX = k − 4, the last group's first vector
+	CMPQ    R13, AX
+	JGE     tile4_done
+	ADDQ    $4, R13
+	CMPQ    R13, AX
+	CMOVQGT AX, R13
+	MOVQ    R13, BX
+	IMULQ   R8, BX // BX = j·NBYTES
+	MOVQ    y_base+0(FP), DX
+	ADDQ    BX, DX
+	MOVQ    x_base+48(FP), R12
+	ADDQ    BX, R12
+	JMP     tile4_group
+
+tile4_done:
 	VZEROUPPER
 	RET
 

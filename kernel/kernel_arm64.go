@@ -33,7 +33,9 @@ func mulVec(y, a []float64, n int, x []float64) {
 // tileVecs is the number of vectors in the register tile of tileMain.
 func tileVecs(int) int { return 4 }
 
-func tileMain(y, a, x []float64, n, _ int) { tile4x4NEON(y, a, x, n) }
+func tileGroups(y, a, x []float64, n, k, v int) { tileGroupsLoop(y, a, x, n, k, v) }
+
+func tileOne(y, a, x []float64, n int) { tile4x4NEON(y, a, x, n) }
 
 func tileRowsVec(y, a, x []float64, n int) { tile4x1NEON(y, a, x, n) }
 

@@ -42,9 +42,15 @@ func mulVecsRowBlock(y, a []float64, n int, x []float64, k, r int) {
 		}
 		return
 	}
+	tileGroups(y[r:(k-1)*n+r+tileRows], block, x[:k*n], n, k, v)
+}
+
+// tileGroupsLoop is tileGroups with one call of tileOne a tile of v
+// vectors, the last moved back to end at k.
+func tileGroupsLoop(y, a, x []float64, n, k, v int) {
 	for j := 0; ; j += v {
 		j = min(j, k-v)
-		tileMain(y[j*n+r:(j+v-1)*n+r+tileRows], block, x[j*n:(j+v)*n], n, v)
+		tileOne(y[j*n:(j+v-1)*n+tileRows], a, x[j*n:(j+v)*n], n)
 		if j == k-v {
 			return
 		}

@@ -8,44 +8,58 @@ import (
 	"testing"
 )
 
-// TestTileWidthsSameBits checks that the AVX-512 whole-row tiles of 4 and 5
-// vectors give each output the bits of the tile of 6 (which TestMulVecs
-// checks against the exact sums): the width tileVecs chooses must not change
-// a run. n from 4 to 75 covers every column tail over one to nine 8-column
-// blocks; the inputs are unaligned, of every kind and with special values,
-// and the outputs are guarded.
+// TestTileWidthsSameBits checks the AVX-512 whole-row tiles of 4, 5 and 6
+// vectors, each called for k vectors (its groups walked in assembly, the
+// last moved back to end at k), against single tiles of 6 (which
+// TestMulVecs checks against the exact sums): every output must have the
+// same bits, so the width tileVecs chooses and the walk change no run. n
+// from 4 to 75 covers every column tail over one to nine 8-column blocks,
+// k every count of groups to 16 with every position of the last one; the
+// inputs are unaligned, of every kind and with special values, and the
+// outputs are guarded.
 func TestTileWidthsSameBits(t *testing.T) {
 	if !startAVX512 {
 		t.Skip("no AVX-512")
 	}
+	const kMax = 16
 	r := rand.New(rand.NewPCG(4, 5))
 	for n := 4; n <= 75; n++ {
 		for kind := range numKinds {
 			for _, special := range []bool{false, true} {
 				var a, x []float64
 				if special {
-					a, x = genSpecialVec(r, 4*n, kind, 0.05), genSpecialVec(r, 6*n, kind, 0.05)
+					a, x = genSpecialVec(r, 4*n, kind, 0.05), genSpecialVec(r, kMax*n, kind, 0.05)
 				} else {
-					a, x = genVec(r, 4*n, kind), genVec(r, 6*n, kind)
+					a, x = genVec(r, 4*n, kind), genVec(r, kMax*n, kind)
 				}
 				off := r.IntN(8)
 				ap, xp := placed(off, a), placed((off+3)%8, x)
-				ref := newGuarded(0, 5*n+4)
-				tile4x6AVX512(ref.s, ap, xp, n)
-				for _, v := range []int{4, 5} {
-					desc := fmt.Sprintf("n=%d v=%d kind=%s special=%v off=%d", n, v, kindNames[kind], special, off)
-					g := newGuarded((off+v)%8, (v-1)*n+4)
-					if v == 4 {
-						tile4x4AVX512(g.s, ap, xp[:4*n], n)
-					} else {
-						tile4x5AVX512(g.s, ap, xp[:5*n], n)
-					}
-					checkGuards(t, g, desc)
-					for j := range v {
-						for i := range 4 {
-							got, want := g.s[j*n+i], ref.s[j*n+i]
-							if sameBits([]float64{got}, []float64{want}) >= 0 {
-								t.Fatalf("%s: y[%d] (vector %d, row %d) = %v, the 6-wide tile gives %v", desc, j*n+i, j, i, got, want)
+				// ref[j*n+i]: output i of vector j from one tile of 6.
+				ref := make([]float64, kMax*n)
+				one := make([]float64, 5*n+4)
+				for j := range kMax {
+					w := min(j, kMax-6)
+					tile4x6AVX512(one, ap, xp[w*n:(w+6)*n], n, 6)
+					copy(ref[j*n:j*n+4], one[(j-w)*n:(j-w)*n+4])
+				}
+				for _, v := range []int{4, 5, 6} {
+					for k := v; k <= kMax; k++ {
+						desc := fmt.Sprintf("n=%d v=%d k=%d kind=%s special=%v off=%d", n, v, k, kindNames[kind], special, off)
+						g := newGuarded((off+k)%8, (k-1)*n+4)
+						switch v {
+						case 4:
+							tile4x4AVX512(g.s, ap, xp[:k*n], n, k)
+						case 5:
+							tile4x5AVX512(g.s, ap, xp[:k*n], n, k)
+						default:
+							tile4x6AVX512(g.s, ap, xp[:k*n], n, k)
+						}
+						checkGuards(t, g, desc)
+						for j := range k {
+							for i := range 4 {
+								if got, want := g.s[j*n+i], ref[j*n+i]; sameBits([]float64{got}, []float64{want}) >= 0 {
+									t.Fatalf("%s: y[%d] (vector %d, row %d) = %v, a tile of 6 gives %v", desc, j*n+i, j, i, got, want)
+								}
 							}
 						}
 					}
