@@ -327,8 +327,8 @@ func scaleAddOuterRows(a []float64, n int, alpha, beta float64, p, v []float64) 
 // UpdateMulVecs applies the rank-one update A ← α·A + β·p·vᵀ to the n×n
 // row-major a and then samples through the updated A: y_i = A·x_i for
 // i < k. The results, A and y, are the same bits as ScaleAddOuter followed
-// by MulVecs; where the path allows (AVX-512 with n ≥ 256, AVX2 with n ≥
-// 1536) it does both in one pass over A, each block of A updated just before
+// by MulVecs; where the path allows (AVX-512 with n ≤ 32 or n ≥ 256, AVX2
+// with n ≥ 1536) it does both in one pass over A, each block of A updated just before
 // it is multiplied, so that a generation of MMA-ES reads and writes A once
 // instead of reading it twice and writing it once (with the stack use of
 // MulVecs). y must not overlap a, p, v or x; p and v must not overlap a.

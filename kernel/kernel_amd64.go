@@ -378,7 +378,7 @@ func fmaPeakAVX2(iters int)
 func tiling(n, k int) string {
 	switch {
 	case useSmall(n):
-		return "AVX-512 small-n kernel (n ≤ " + strconv.Itoa(smallMaxN) + "), the rank-one update a separate pass"
+		return "AVX-512 small-n kernel (n ≤ " + strconv.Itoa(smallMaxN) + "), the rank-one update fused"
 	case !useAVX2 || n < tileRows:
 		return "generic rows"
 	case usePanels(n, k):

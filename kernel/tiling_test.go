@@ -23,7 +23,7 @@ func TestTiling(t *testing.T) {
 	paths := map[string][]tilingCase{
 		"avx512": {
 			{2, 3, []string{"small-n"}},
-			{32, 10, []string{"small-n"}},
+			{32, 10, []string{"small-n", "the rank-one update fused"}},
 			{128, 16, []string{"whole-row tiles of 4 rows × 4 vectors"}},
 			{128, 18, []string{"whole-row tiles of 4 rows × 6 vectors"}},
 			{128, 19, []string{"whole-row tiles of 4 rows × 5 vectors"}},
