@@ -175,6 +175,7 @@ func (o *Optimizer) UnmarshalBinary(data []byte) error {
 		}
 	}
 	observing, again := o.observing, o.again // restored inside the observer
+	o.dropDeviates()
 	*o = *t
 	o.cfg.Observer, o.cfg.Threads, o.threads, o.threadsCleanup = obs, threads, pool, cleanup
 	o.observing, o.again = observing, again

@@ -42,6 +42,9 @@ func runMemory(cfg *Config, fix *fixedCoords, lambda, mu int) float64 {
 	driver := 8 * (12*n + hist + float64(lambda)) // mean, step, best, box, history, weights
 	if cfg.Threads > 1 {
 		driver += threadStack * float64(cfg.Threads-1)
+		if cfg.Update != LMMA {
+			driver += 8 * float64(lambda) * n // the deviates drawn ahead
+		}
 	}
 	if fix != nil {
 		driver += fix.memory(lambda)

@@ -23,9 +23,13 @@ type Optimizer struct {
 	// nil without. threadsCleanup stops it when the optimizer is collected.
 	threads        *rowThreads
 	threadsCleanup runtime.Cleanup
-	direct         directSampler // dist, when it writes the candidates itself; else nil
-	scaled         scaledSampler // dist, when it leaves the scale of y to the placement; else nil
-	step           stepSize      // σ and its path
+	// ahead: the pool is drawing the next generation's deviates into
+	// spareZ (drawAhead).
+	ahead  bool
+	spareZ []float64
+	direct directSampler // dist, when it writes the candidates itself; else nil
+	scaled scaledSampler // dist, when it leaves the scale of y to the placement; else nil
+	step   stepSize      // σ and its path
 
 	m, mNew []float64 // the mean, and the proposed one
 	pop     population
@@ -92,6 +96,7 @@ func (o *Optimizer) Ask() [][]float64 {
 		}
 		o.asked = true
 		o.pop.evalDone = 0
+		o.drawAhead()
 	}
 	if o.fix != nil {
 		return o.fix.xs[:o.pop.lambda]
@@ -104,7 +109,9 @@ func (o *Optimizer) Ask() [][]float64 {
 // every candidate is finite.
 func (o *Optimizer) sample() bool {
 	p := &o.pop
-	fillNormal(o.src, p.z)
+	if !o.takeDeviates() {
+		fillNormal(o.src, p.z)
+	}
 	s := 1.0 // the scale the placement applies to y
 	switch {
 	case o.direct != nil:

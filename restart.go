@@ -200,6 +200,7 @@ func (o *Optimizer) canRestart() bool {
 // are invalid, which validation in New rules out), MaxMemoryReached when
 // the next run would need more memory than the budget.
 func (o *Optimizer) restart(r Reason) Reason {
+	o.dropDeviates()
 	src := *o.src // the strategy may draw from the generator: restored on failure
 	spent := max(o.evals-o.run.evals0, o.pop.lambda)
 	next, ok := o.run.policy.plan(&o.run, o.pop.lambda, spent, o.src)

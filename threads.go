@@ -59,7 +59,9 @@ func checkThreads(cfg *Config, _ *Params) error {
 // A call hands work to a helper that is spinning (it finished the last
 // call less than threadSpin ago) by compare-and-swap on its state, and to
 // a parked one through its channel; the caller computes ranges too, then
-// waits, spinning, for the helpers' count to reach zero.
+// waits, spinning, for the helpers' count to reach zero. One job, the next
+// generation's deviates, is handed to the first helper alone (start) and
+// waited for later (wait), while the caller evaluates the candidates.
 type rowThreads struct {
 	helpers []*poolHelper
 	once    sync.Once
@@ -75,6 +77,12 @@ type rowThreads struct {
 	used int
 	job  rangeJob
 	mat  matrixJob // the full matrix's job
+
+	// async: a job handed to the first helper by start, which the caller
+	// does not wait for; wait (and run, stop's callers) wait for it. fill
+	// is its job: the next generation's deviates.
+	async bool
+	fill  fillJob
 }
 
 // A rangeJob computes range i of the pool's bounds with the work space of
@@ -100,6 +108,16 @@ func (j *matrixJob) runRange(t *rowThreads, i, w int) {
 	}
 	kernel.MulVecsRowsWork(j.y, j.a, j.n, j.x, j.k, r0, r1, t.works[w])
 }
+
+// fillJob draws the normal deviates z from a copy of the generator, which
+// it leaves where the draw does (fillNormal): the deviates of the next
+// generation, drawn while the caller evaluates this one.
+type fillJob struct {
+	src xoshiro
+	z   []float64
+}
+
+func (j *fillJob) runRange(*rowThreads, int, int) { fillNormal(&j.src, j.z) }
 
 // poolHelper is one goroutine of a rowThreads.
 type poolHelper struct {
@@ -251,10 +269,42 @@ func splitRange(bounds []int, total, parts, align, minLen int) int {
 	return used
 }
 
+// start hands job, one range, to the first helper and returns at once;
+// wait returns when it is done. It reports false, starting nothing, when
+// the pool is stopped.
+func (t *rowThreads) start(job rangeJob) bool {
+	if t == nil || t.closed {
+		return false
+	}
+	t.wait()
+	t.used, t.job, t.async = 1, job, true
+	t.next.Store(0)
+	t.pending.Store(1)
+	if h := t.helpers[0]; !h.state.CompareAndSwap(helperSpinning, helperClaimed) {
+		h.wake <- struct{}{} // parked: its channel is empty
+	}
+	return true
+}
+
+// wait returns when the job start handed out is done (at once without
+// one).
+func (t *rowThreads) wait() {
+	if !t.async {
+		return
+	}
+	for i := 1; t.pending.Load() != 0; i++ {
+		if i%threadYield == 0 {
+			runtime.Gosched()
+		}
+	}
+	t.job, t.async = nil, false
+}
+
 // run computes the used ranges of the pool's bounds with job, on the
 // caller's goroutine and as many helpers as there are other ranges, and
-// returns when all are done.
+// returns when all are done (after the job start handed out).
 func (t *rowThreads) run(job rangeJob, used int) {
+	t.wait()
 	t.used, t.job = used, job
 	t.next.Store(0)
 	helpers := min(len(t.helpers), used-1)
@@ -299,6 +349,20 @@ func (o *Optimizer) attachThreads() {
 	if ts, ok := o.dist.(threadedSampler); ok {
 		ts.setThreads(o.threads, o.par.Lambda)
 	}
+	o.sizeSpare()
+}
+
+// sizeSpare gives the deviates drawAhead draws a buffer of the capacity of
+// the population's z, when it will draw them (New allocates it, a restart
+// to a larger λ in its first generation, as the population's).
+func (o *Optimizer) sizeSpare() {
+	t, p := o.threads, &o.pop
+	if t == nil || o.direct != nil || p.n < threadMinN || len(t.helpers) == 0 {
+		return
+	}
+	if cap(o.spareZ) != cap(p.z) {
+		o.spareZ = make([]float64, cap(p.z))
+	}
 }
 
 // Close ends the goroutines that Config.Threads started and returns when
@@ -316,11 +380,61 @@ func (o *Optimizer) Close() error {
 }
 
 // releaseThreads ends the optimizer's pool, if it has one, waits for its
-// goroutines and drops it: its work space is garbage when it returns.
+// goroutines and drops it: its work space and the buffer of the deviates
+// drawn ahead are garbage when it returns.
 func (o *Optimizer) releaseThreads() {
+	o.dropDeviates()
+	o.spareZ = nil
 	if o.threads != nil {
 		o.threads.close()
 		o.threadsCleanup.Stop()
 		o.threads = nil
+	}
+}
+
+// drawAhead hands the pool the deviates of the next generation, drawn from
+// a copy of the generator into the spare buffer while the caller evaluates
+// this one, for the full matrix with a split sampling: they are the
+// deviates sample would draw next (nothing else draws from the generator
+// before it but a restart, which drops them), and sample takes them
+// instead of drawing (takeDeviates). The spare buffer has the capacity of
+// the population's z, with which it is swapped.
+func (o *Optimizer) drawAhead() {
+	o.sizeSpare()
+	if o.threads == nil || cap(o.spareZ) == 0 {
+		return
+	}
+	t := o.threads
+	t.fill = fillJob{src: *o.src, z: o.spareZ[:len(o.pop.z)]}
+	o.ahead = t.start(&t.fill)
+}
+
+// takeDeviates makes the deviates drawAhead drew the population's z, and
+// the generator the one they leave, and reports whether there were any.
+func (o *Optimizer) takeDeviates() bool {
+	if !o.ahead {
+		return false
+	}
+	o.threads.wait()
+	o.ahead = false
+	p := &o.pop
+	if len(o.threads.fill.z) != len(p.z) || cap(o.spareZ) != cap(p.z) {
+		return false
+	}
+	*o.src = o.threads.fill.src
+	z := p.z
+	p.z, o.spareZ = o.spareZ[:len(z)], z[:cap(z)]
+	p.sel.z = p.z
+	o.threads.fill = fillJob{}
+	return true
+}
+
+// dropDeviates waits for the deviates drawAhead handed out and forgets
+// them: the generator is about to draw something else first.
+func (o *Optimizer) dropDeviates() {
+	if o.ahead {
+		o.threads.wait()
+		o.threads.fill = fillJob{}
+		o.ahead = false
 	}
 }

@@ -1,8 +1,10 @@
 package mmaes_test
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"runtime"
 	"strings"
@@ -349,4 +351,91 @@ func TestCloseFreesThreads(t *testing.T) {
 	}
 	gen()
 	runtime.KeepAlive(o)
+}
+
+// TestThreadsDrawAhead checks the deviates a pool draws ahead (while the
+// caller evaluates a generation, for the next one) against a run on one
+// goroutine, bit for bit, where something else moves the generator or the
+// population first: BIPOP restarts, whose small runs draw their σ and λ from
+// the generator (at least one keeps the λ of the run before, so the drawn
+// deviates fit the population and must still be dropped), checkpoints
+// taken while the deviates are being drawn and restored into an optimizer
+// with a pool, and a Close in the middle.
+func TestThreadsDrawAhead(t *testing.T) {
+	run := func(threads int) (res mmaes.Result, mean []float64, hashes []uint64, sameLambda int) {
+		cfg := startConfig(520, mmaes.MMA, 3)
+		cfg.Threads, cfg.Restart = threads, mmaes.BIPOP
+		// TolX stops every run at its first test.
+		cfg.MaxEvals, cfg.TolFun, cfg.TolX = 6000, 0, 1e9
+		o := mustNew(t, cfg)
+		defer func() { o.Close() }()
+		fit := make([]float64, 0, 512)
+		lastLambda, lastRestarts := 0, 0
+		for o.Reason() == mmaes.NotStopped {
+			xs := o.Ask()
+			if xs == nil {
+				break
+			}
+			if r := o.Restarts(); r != lastRestarts && len(xs) == lastLambda {
+				sameLambda++
+			}
+			lastLambda, lastRestarts = len(xs), o.Restarts()
+			switch g := o.Generation(); {
+			case g%5 == 2:
+				// A checkpoint of the asked generation, restored into an
+				// optimizer with a pool of its own.
+				b, err := o.MarshalBinary()
+				if err != nil {
+					t.Fatal(err)
+				}
+				c := cfg
+				c.Threads = threads
+				next := mustNew(t, c)
+				if err := next.UnmarshalBinary(b); err != nil {
+					t.Fatal(err)
+				}
+				o.Close()
+				o = next
+				xs = o.Ask()
+			case g == 7:
+				o.Close() // the rest on one goroutine
+			}
+			// Every candidate's bits: a slow-path deviate drawn from the
+			// wrong state can leave the generator where the right one
+			// would (the draws of a stream catch up), so the end of the
+			// run is not enough.
+			h := fnv.New64a()
+			fit = fit[:0]
+			for _, x := range xs {
+				fit = append(fit, ellipsoid(x))
+				for _, v := range x {
+					binary.Write(h, binary.LittleEndian, math.Float64bits(v))
+				}
+			}
+			hashes = append(hashes, h.Sum64())
+			if err := o.Tell(fit); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return o.Result(), o.Mean(), hashes, sameLambda
+	}
+	want, wantMean, wantHashes, _ := run(1)
+	got, mean, hashes, same := run(2)
+	if len(hashes) != len(wantHashes) {
+		t.Fatalf("Threads 2: %d generations, one goroutine %d", len(hashes), len(wantHashes))
+	}
+	for g := range hashes {
+		if hashes[g] != wantHashes[g] {
+			t.Errorf("Threads 2: generation %d's candidates differ from one goroutine's", g)
+		}
+	}
+	if same == 0 {
+		t.Fatalf("no restart kept λ: the test wants one (%d restarts)", got.Restarts)
+	}
+	if got.F != want.F || got.Evals != want.Evals || got.Generations != want.Generations || got.Reason != want.Reason || got.Restarts != want.Restarts {
+		t.Errorf("Threads 2: result %+v, one goroutine %+v", got, want)
+	}
+	if j := firstDiff(mean, wantMean); j >= 0 {
+		t.Errorf("Threads 2: mean[%d] = %v, one goroutine %v", j, mean[j], wantMean[j])
+	}
 }
