@@ -70,6 +70,11 @@ type fullMatrix struct {
 	lu    []float64 // solve's copy of Ã (allocated on its first call)
 	axes  []float64 // NoEffect's axes and scratch (n² + n), with Config.NoEffect
 
+	// The arguments of the kernel calls of proposeStep and samplePlace.
+	stepState kernel.StepState
+	stepRates kernel.StepRates
+	rankOne   kernel.RankOne
+
 	// scanned says norms holds the row norms of Ã from a scan made since
 	// the last change of A (stdDevs then reads them instead of A).
 	scanned bool
@@ -224,12 +229,25 @@ func (d *fullMatrix) sampleUnscaled(y, z []float64, k int) (s float64) {
 	return d.scale
 }
 
+// samplePlace is sampleUnscaled (one goroutine) and the placement of the
+// candidates, x_i = m + σ·s·y_i with y_i ← s·y_i, in one kernel call
+// (kernel.SamplePlace: the bits of sampleUnscaled and population.place);
+// it reports whether every x_i is finite.
+func (d *fullMatrix) samplePlace(x, y, z []float64, k int, m []float64, sigma float64) bool {
+	var u *kernel.RankOne
+	if d.pend {
+		d.rankOne = kernel.RankOne{Alpha: d.pendAlpha, Beta: d.pendBeta, P: d.p, V: d.pendQ}
+		u = &d.rankOne
+		d.pend = false
+	}
+	return kernel.SamplePlace(x, y, d.a, d.n, z, k, u, d.work, d.scale, sigma, m)
+}
+
 // propose computes the new paths and the coefficients of the rule's
 // rank-one update: MMA α = 1 − c1/2, β = c1/2, q = v; ECMA α = √(1−c1),
 // β = ecmaCoef(c1, ‖v‖), q = v; Cholesky the same with q = u = A_inv·p and
 // the coefficients of the A_inv update.
 func (d *fullMatrix) propose(g *generation) bool {
-	n := d.n
 	cp := d.cp * g.pathScale
 	d.normV = kernel.AxpByToNorm(d.vNew, 1-d.c, d.v, cp, g.zw) // path and ‖v‖ in one pass
 	path(d.pNew, d.p, 1-d.c, cp, g.yw)
@@ -237,6 +255,34 @@ func (d *fullMatrix) propose(g *generation) bool {
 	if !finite(d.pInf) || !finite(d.normV) {
 		return false
 	}
+	return d.proposeRule()
+}
+
+// proposeStep is the optimizer's recombination, its new mean and σ's path
+// and propose in one kernel call (kernel.RecombineStep, the same bits as
+// population.recombine, the mean's step, stepSize.advance and the paths of
+// propose), then propose's coefficients and st.propose. It reports whether
+// all is finite, as their calls in turn would.
+func (d *fullMatrix) proposeStep(g *generation, st *stepSize, m, mNew []float64, sigma float64) bool {
+	// Kept in d and set field by field: a StepState built on the stack
+	// is cleared and copied whole first.
+	ks, kr := &d.stepState, &d.stepRates
+	ks.M, ks.S, ks.V, ks.P = m, st.s, d.v, d.p
+	ks.MNew, ks.SNew, ks.VNew, ks.PNew = mNew, st.sNew, d.vNew, d.pNew
+	ks.YW, ks.ZW = g.yw, g.zw
+	kr.Sigma, kr.DecayS, kr.RateS, kr.Decay, kr.Rate = sigma, 1-st.cSigma, st.cs*g.pathScale, 1-d.c, d.cp*g.pathScale
+	var meanFinite bool
+	st.normSNew, d.normV, d.pInf, meanFinite = kernel.RecombineStep(ks, kr, g.y, g.z, g.weights, g.idx)
+	if !meanFinite || !finite(d.pInf) || !finite(d.normV) {
+		return false
+	}
+	return d.proposeRule() && st.propose()
+}
+
+// proposeRule computes the coefficients of the rule's rank-one update from
+// the proposed paths (and, for Cholesky, u and w).
+func (d *fullMatrix) proposeRule() bool {
+	n := d.n
 	c1 := d.c1
 	d.q, d.normQ = d.vNew, d.normV
 	switch d.rule {

@@ -112,6 +112,11 @@ func (o *Optimizer) sample() bool {
 	if !o.takeDeviates() {
 		fillNormal(o.src, p.z)
 	}
+	// The full matrix at small n: sampling and placement in one kernel
+	// call where the kernel has it (the same bits as the calls below).
+	if d, ok := o.dist.(*fullMatrix); ok && o.inj == nil && o.margin == nil && d.threads == nil && kernel.StepFused(d.n) {
+		return o.placed(d.samplePlace(p.x, p.y, p.z, p.lambda, o.m, o.step.sigma))
+	}
 	s := 1.0 // the scale the placement applies to y
 	switch {
 	case o.direct != nil:
@@ -145,6 +150,15 @@ func (o *Optimizer) placeCandidates(s float64) bool {
 			ok = false
 		}
 	}
+	return o.placed(ok)
+}
+
+// placed finishes the placement of the candidates, ok if every x_i is
+// known to be finite: it checks them when not, maps them into the box and
+// encodes the integer coordinates, puts the injected and fixed ones in,
+// and reports whether every candidate is finite.
+func (o *Optimizer) placed(ok bool) bool {
+	p := &o.pop
 	// Σ x_i² is finite when every x_i is finite and not huge: one SIMD pass;
 	// only when it is not does the element-by-element check decide.
 	if !ok {
@@ -300,28 +314,14 @@ func (o *Optimizer) recordBest(f float64, i int) {
 // commit, and it returns true.
 func (o *Optimizer) update() bool {
 	p := &o.pop
-	p.recombine()
-	if o.direct != nil {
-		o.direct.weightedStep(p.sel.yw, p.sel.zw, p.sel.weights, p.sel.idx)
-	}
-	copy(o.mNew, o.m)
-	kernel.Axpy(o.step.sigma, p.sel.yw, o.mNew)
-	if o.inj != nil && o.inj.count > 0 {
-		o.inj.meanShift(o.mNew, o.step.sigma, &p.sel, p.n)
-		if o.inj.relocates(&p.sel, p.n) {
-			if !allFinite(o.mNew) {
-				return false
-			}
-			o.m, o.mNew = o.mNew, o.m
-			return true
+	// The full matrix at small n: recombination, mean and paths in one
+	// kernel call where the kernel has it (the same bits as proposeEach).
+	if d, ok := o.dist.(*fullMatrix); ok && o.inj == nil && kernel.StepFused(d.n) {
+		if !d.proposeStep(&p.sel, &o.step, o.m, o.mNew, o.step.sigma) {
+			return false
 		}
-	}
-	// The paths' norms come with the paths (kernel.AxpByToNorm): a norm
-	// read back right after its path was written waits for the stores (at
-	// small n that was a tenth of a generation).
-	o.step.advance(p.sel.zw, p.sel.pathScale)
-	if !allFinite(o.mNew) || !o.dist.propose(&p.sel) || !o.step.propose() {
-		return false
+	} else if relocated, ok := o.proposeEach(); !ok || relocated {
+		return ok
 	}
 	if o.noise != nil && !o.adaptRates() {
 		return false
@@ -333,6 +333,36 @@ func (o *Optimizer) update() bool {
 		o.step.sigma = math.Ldexp(o.step.sigma, -k)
 	}
 	return true
+}
+
+// proposeEach is update's proposal by its parts in turn: the
+// recombination, the new mean, σ's path, the distribution's and σ's
+// proposals. It reports whether they are finite, and whether an injection
+// relocated the mean instead (made current: nothing else changes).
+func (o *Optimizer) proposeEach() (relocated, ok bool) {
+	p := &o.pop
+	p.recombine()
+	if o.direct != nil {
+		o.direct.weightedStep(p.sel.yw, p.sel.zw, p.sel.weights, p.sel.idx)
+	}
+	copy(o.mNew, o.m)
+	kernel.Axpy(o.step.sigma, p.sel.yw, o.mNew)
+	if o.inj != nil && o.inj.count > 0 {
+		o.inj.meanShift(o.mNew, o.step.sigma, &p.sel, p.n)
+		if o.inj.relocates(&p.sel, p.n) {
+			if !allFinite(o.mNew) {
+				return true, false
+			}
+			o.m, o.mNew = o.mNew, o.m
+			return true, true
+		}
+	}
+	// The paths' norms come with the paths (kernel.AxpByToNorm): a norm
+	// read back right after its path was written waits for the stores (at
+	// small n that was a tenth of a generation).
+	o.step.advance(p.sel.zw, p.sel.pathScale)
+	ok = allFinite(o.mNew) && o.dist.propose(&p.sel) && o.step.propose()
+	return false, ok
 }
 
 // stop records the winner of the stops that fired (if any) and calls the

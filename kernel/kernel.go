@@ -271,6 +271,12 @@ func ScaleAddOuterNorms(a []float64, n int, alpha, beta float64, p, v, norms []f
 	if overlaps(norms, a) || overlaps(norms, p) || overlaps(norms, v) {
 		panic("kernel: norms overlaps an input")
 	}
+	if scaleAddOuterSquares(a, n, alpha, beta, p, v, norms) {
+		for j, s := range norms {
+			norms[j] = normFromSquares(s, a[j*n:j*n+n])
+		}
+		return
+	}
 	rows := max(1, normsBlock/n)
 	for i := 0; i < n; i += rows {
 		r := min(rows, n-i)

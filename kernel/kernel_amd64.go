@@ -4,6 +4,7 @@ package kernel
 
 import (
 	"strconv"
+	"unsafe"
 
 	"golang.org/x/sys/cpu"
 )
@@ -440,3 +441,43 @@ func scaleAxpyRows(x []float64, sigma float64, y []float64, s float64, m []float
 //
 //go:noescape
 func scaleAxpyRowsAVX512(x []float64, sigma float64, y []float64, s float64, m []float64) (finite bool)
+
+// recombineStep runs RecombineStep (after its checks, n ≥ 1) in one
+// AVX-512 call for n ≤ 8 and reports whether it did; else it does nothing.
+// It returns the sums of squares of SNew and VNew as dotAVX512 sums them
+// and the largest bits of |PNew_i| and of |MNew_i|.
+func recombineStep(st *StepState, r *StepRates, y, z, w []float64, rows []int) (ssS, ssV float64, pBits, mBits uint64, fused bool) {
+	n := len(st.M)
+	if !stepFused(n) {
+		return 0, 0, 0, 0, false
+	}
+	ssS, ssV, pBits, mBits = recombineStepAVX512(n, unsafe.SliceData(y), unsafe.SliceData(z), w, unsafe.SliceData(rows), st, r)
+	return ssS, ssV, pBits, mBits, true
+}
+
+// recombineStepAVX512 computes RecombineStep for 1 ≤ n ≤ 8, every vector
+// in one masked register: the weighted sums as weightedSumAVX512, the
+// mean and the paths as axpbyAVX512, the sums of squares of SNew and VNew
+// as axpbyDotAVX512 (and dotAVX512) give them, and the largest bits of
+// |PNew_i| and |MNew_i|. rows has len(w) valid entries.
+//
+//go:noescape
+func recombineStepAVX512(n int, y, z *float64, w []float64, rows *int, st *StepState, r *StepRates) (ssS, ssV float64, pBits, mBits uint64)
+
+// scaleAddOuterSquares runs ScaleAddOuterNorms (after its checks) in one
+// AVX-512 call for 1 ≤ n ≤ 8, with the rows' sums of squares in sums
+// (dotAVX512's), and reports whether it did; else it does nothing.
+func scaleAddOuterSquares(a []float64, n int, alpha, beta float64, p, v, sums []float64) bool {
+	if !stepFused(n) {
+		return false
+	}
+	scaleAddOuterSquaresAVX512(a, n, alpha, beta, p, v, sums)
+	return true
+}
+
+// scaleAddOuterSquaresAVX512 is scaleAddOuterAVX512 on the n rows of a and
+// the sum of squares of each updated row a_i, as dotAVX512(a_i, a_i), into
+// sums[i], 1 ≤ n ≤ 8.
+//
+//go:noescape
+func scaleAddOuterSquaresAVX512(a []float64, n int, alpha, beta float64, p, v, sums []float64)

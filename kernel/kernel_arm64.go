@@ -199,3 +199,17 @@ func rankFloats(idx []int, x []float64, keys []int64, pos []int) int {
 func axpbyDot(dst []float64, alpha float64, x []float64, beta float64, y []float64) (float64, bool) {
 	return 0, false
 }
+
+func recombineStep(st *StepState, r *StepRates, y, z, w []float64, rows []int) (ssS, ssV float64, pBits, mBits uint64, fused bool) {
+	return 0, 0, 0, 0, false
+}
+
+func stepFused(n int) bool { return false }
+
+func samplePlace(x, y, a []float64, n int, z []float64, k int, u *RankOne, s, sigma float64, m []float64) bool {
+	panic("unreachable")
+}
+
+func scaleAddOuterSquares(a []float64, n int, alpha, beta float64, p, v, sums []float64) bool {
+	return false
+}

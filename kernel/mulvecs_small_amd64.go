@@ -67,3 +67,32 @@ func updateMulVecsSmall(y, a []float64, n int, alpha, beta float64, p, v, x []fl
 //
 //go:noescape
 func updateMulVecsSmallAVX512(y, a []float64, n int, x []float64, k int, alpha, beta float64, p, v []float64)
+
+// stepFused reports whether SamplePlace, RecombineStep and
+// ScaleAddOuterNorms run as one AVX-512 call each with vectors of n ≥ 1
+// elements: one register each.
+func stepFused(n int) bool { return useAVX512 && n <= 8 }
+
+// samplePlace runs SamplePlace (after its checks, n, k ≥ 1, when
+// stepFused(n)) on samplePlaceSmallAVX512.
+func samplePlace(x, y, a []float64, n int, z []float64, k int, u *RankOne, s, sigma float64, m []float64) (finite bool) {
+	if k <= smallCallVecs {
+		return samplePlaceSmallAVX512(n, k, &y[0], &a[0], &z[0], &x[0], &m[0], s, sigma, u)
+	}
+	finite = true
+	for j0 := 0; j0 < k; j0 += smallCallVecs {
+		kb := min(smallCallVecs, k-j0)
+		f := samplePlaceSmallAVX512(n, kb, &y[j0*n], &a[0], &z[j0*n], &x[j0*n], &m[0], s, sigma, u)
+		finite, u = finite && f, nil // A updated by the first call
+	}
+	return finite
+}
+
+// samplePlaceSmallAVX512 is mulVecsSmallAVX512 for 1 ≤ n ≤ 8 (u non-nil:
+// updateMulVecsSmallAVX512 with u's update) followed by
+// scaleAxpyRowsAVX512(cand, σ, y, s, m) on the k vectors, in one pass: the
+// same bits and result. y, z and cand hold k·n elements, a n·n, m and u's
+// vectors n.
+//
+//go:noescape
+func samplePlaceSmallAVX512(n, k int, y, a, z, cand, m *float64, s, sigma float64, u *RankOne) (finite bool)

@@ -337,3 +337,127 @@ usmall_next:
 	JLT  usmall_block_rows
 	VZEROUPPER
 	RET
+
+// SP_PLACE stores y_j (Z0, scaled by s as mul) and places it: cand_j =
+// fma(σ, y_j, m), stored, its exponent fields into the running maximum
+// Z11; then the pointers move to the next vector.
+#define SP_PLACE(mul) \
+	mul                         \
+	VMOVUPD     Z0, K1, (DX)    \
+	VMOVAPD     Z15, Z1         \
+	VFMADD231PD Z0, Z13, Z1     \
+	VMOVUPD     Z1, K1, (R12)   \
+	VPANDQ.Z    Z12, Z1, K1, Z2 \
+	VPMAXUQ     Z2, Z11, Z11    \
+	ADDQ        R8, DI          \
+	ADDQ        R8, DX          \
+	ADDQ        R8, R12
+
+// s·y_j with y_j (Z0) or s (Z14) the first source: of two NaNs, that one.
+#define SP_MUL_Y_S VMULPD Z14, Z0, Z0
+#define SP_MUL_S_Y VMULPD Z0, Z14, Z0
+
+// func samplePlaceSmallAVX512(n, k int, y, a, z, cand, m *float64, s, sigma float64, u *RankOne) (finite bool)
+// Requires: AVX512F
+//
+// For 1 ≤ n ≤ 8 (one block of A, K1 its n lanes): mulVecsSmallAVX512(y, a,
+// n, z, k), with u non-nil updateMulVecsSmallAVX512 with u's update, and
+// then scaleAxpyRowsAVX512(cand, σ, y, s, m) on each y_j while it is in a
+// register: y_j ← s·y_j, cand_j = fma(σ, y_j, m), the same bits, and whether
+// no element of cand has an exponent of all ones. s·y_j is VMULPD y, s for
+// n < 8 (the tail of scaleAxpyRowsAVX512) and VMULPD s, y for n = 8 (its
+// 8-element block). k ≥ 1.
+TEXT ·samplePlaceSmallAVX512(SB), NOSPLIT, $0-81
+	MOVQ  n+0(FP), R11
+	MOVQ  R11, R8
+	SHLQ  $3, R8          // bytes per row of A and per vector
+	MOVQ  R11, R9         // the block's rows and columns: n
+	MOVQ  R11, CX
+	MASK(R9, K1)
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	MOVQ  a+24(FP), SI
+	VMOVUPD.Z (SI), K1, Z0
+	MOVQ  u+72(FP), R10
+	TESTQ R10, R10
+	JZ    sp_plain
+
+	// The update, with UPD's registers: AX p, X11 β, Z8 α, Z9 v.
+	MOVQ         16(R10), AX   // u.P
+	MOVQ         40(R10), R13  // u.V
+	VMOVUPD.Z    (R13), K1, Z9
+	VBROADCASTSD 0(R10), Z8    // u.Alpha
+	VMOVSD       8(R10), X11   // u.Beta
+	UPD(0, Z0, K1)
+	ADDQ         R8, SI
+	UPD_ROW(1, Z1, K1, sp_loaded)
+	UPD_ROW(2, Z2, K1, sp_loaded)
+	UPD_ROW(3, Z3, K1, sp_loaded)
+	UPD_ROW(4, Z4, K1, sp_loaded)
+	UPD_ROW(5, Z5, K1, sp_loaded)
+	UPD_ROW(6, Z6, K1, sp_loaded)
+	UPD_ROW(7, Z7, K1, sp_loaded)
+	JMP          sp_loaded
+
+sp_plain:
+	ADDQ R8, SI
+	SMALL_ROW(1, Z1, K1, sp_loaded)
+	SMALL_ROW(2, Z2, K1, sp_loaded)
+	SMALL_ROW(3, Z3, K1, sp_loaded)
+	SMALL_ROW(4, Z4, K1, sp_loaded)
+	SMALL_ROW(5, Z5, K1, sp_loaded)
+	SMALL_ROW(6, Z6, K1, sp_loaded)
+	SMALL_ROW(7, Z7, K1, sp_loaded)
+
+sp_loaded:
+	TRANSPOSE8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
+	MOVQ         z+32(FP), DI
+	MOVQ         y+16(FP), DX
+	MOVQ         cand+40(FP), R12
+	MOVQ         m+48(FP), AX
+	VMOVUPD.Z    (AX), K1, Z15
+	VBROADCASTSD s+56(FP), Z14
+	VBROADCASTSD sigma+64(FP), Z13
+	MOVQ         $0x7ff0000000000000, AX
+	VPBROADCASTQ AX, Z12       // the exponent's bits
+	VPXORQ       Z11, Z11, Z11 // the largest exponent field seen
+	MOVQ         k+8(FP), BX
+	CMPQ         R11, $8
+	JEQ          sp_vec8
+
+sp_vec:
+	VMULPD.BCST (DI), Z24, Z0
+	SMALL_TERMS(sp_store)
+
+sp_store:
+	SP_PLACE(SP_MUL_Y_S)
+	DECQ BX
+	JNZ  sp_vec
+	JMP  sp_done
+
+	// n = 8: the columns without the width tests.
+sp_vec8:
+	VMULPD.BCST      (DI), Z24, Z0
+	VFMADD231PD.BCST 8(DI), Z25, Z0
+	VFMADD231PD.BCST 16(DI), Z26, Z0
+	VFMADD231PD.BCST 24(DI), Z27, Z0
+	VFMADD231PD.BCST 32(DI), Z28, Z0
+	VFMADD231PD.BCST 40(DI), Z29, Z0
+	VFMADD231PD.BCST 48(DI), Z30, Z0
+	VFMADD231PD.BCST 56(DI), Z31, Z0
+	SP_PLACE(SP_MUL_S_Y)
+	DECQ             BX
+	JNZ              sp_vec8
+
+sp_done:
+	VPCMPEQQ Z12, Z11, K3
+	KMOVW    K3, AX
+	TESTQ    AX, AX
+	SETEQ    finite+80(FP)
+	VZEROUPPER
+	RET

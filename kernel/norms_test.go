@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -55,4 +56,61 @@ func TestScaleAddOuterNormsMisuse(t *testing.T) {
 	mustPanic(t, "norms overlaps p", func() { ScaleAddOuterNorms(a, 3, 1, 1, p, v, p) })
 	mustPanic(t, "short a", func() { ScaleAddOuterNorms(a[:8], 3, 1, 1, p, v, make([]float64, 3)) })
 	ScaleAddOuterNorms(nil, 0, 1, 1, nil, nil, nil) // n = 0: nothing to do
+}
+
+// TestScaleAddOuterNormsSmall checks ScaleAddOuterNorms against ScaleAddOuter
+// and Norm for every n up to past the one-register rows of AVX-512 (n ≤ 8),
+// with special values (±0, ±Inf, NaN, subnormals, huge and tiny rows that
+// need Norm's scaled pass) in A, p, v, α and β, and rows at odd offsets.
+func TestScaleAddOuterNormsSmall(t *testing.T) {
+	r := rand.New(rand.NewPCG(89, 97))
+	specials := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 5e-324, -0x1p-1022, math.MaxFloat64, 1e-200, 1e200}
+	forEachPath(t, func(t *testing.T) {
+		for n := 1; n <= 10; n++ {
+			for trial := range 40 {
+				special := trial >= 10
+				val := func() float64 {
+					if special && r.IntN(6) == 0 {
+						return specials[r.IntN(len(specials))]
+					}
+					return r.NormFloat64() * []float64{1, 1e-170, 1e170}[trial%3]
+				}
+				off := r.IntN(3)
+				fill := func(l int) []float64 {
+					b := make([]float64, l+off+1)
+					for i := range b {
+						b[i] = val()
+					}
+					return b[off : off+l]
+				}
+				a, p, v := fill(n*n), fill(n), fill(n)
+				alpha, beta := 0.9, 0.05
+				if special && trial%4 == 0 {
+					alpha, beta = val(), val()
+				}
+				want := append([]float64(nil), a...)
+				ScaleAddOuter(want, n, alpha, beta, p, v)
+				wantNorms := make([]float64, n)
+				for j := range n {
+					wantNorms[j] = Norm(want[j*n : j*n+n])
+				}
+				norms := make([]float64, n+1)
+				norms[n] = 7
+				ScaleAddOuterNorms(a, n, alpha, beta, p, v, norms[:n])
+				for j := range a {
+					if math.Float64bits(a[j]) != math.Float64bits(want[j]) {
+						t.Fatalf("n=%d trial=%d: a[%d] = %v, want %v", n, trial, j, a[j], want[j])
+					}
+				}
+				for j := range n {
+					if math.Float64bits(norms[j]) != math.Float64bits(wantNorms[j]) {
+						t.Fatalf("n=%d trial=%d: norms[%d] = %v, want %v", n, trial, j, norms[j], wantNorms[j])
+					}
+				}
+				if norms[n] != 7 {
+					t.Fatalf("n=%d: wrote past norms", n)
+				}
+			}
+		}
+	})
 }
