@@ -78,49 +78,63 @@ GLOBL tailMask<>(SB), RODATA|NOPTR, $64
 	VFMADD231PD Z26, Z28, c2  \
 	VFMADD231PD Z27, Z28, c3
 
+// ZERO4 zeroes four accumulators; FOLD4 folds each (FOLD512).
+#define ZERO4(a, b, c, d) VPXORQ a, a, a; VPXORQ b, b, b; VPXORQ c, c, c; VPXORQ d, d, d
+#define FOLD4(a, b, c, d) FOLD512(a); FOLD512(b); FOLD512(c); FOLD512(d)
+
+// The walk of a row block's groups of vectors, shared by the whole-row
+// tiles: TILE_START loads y (DX), a (R11) and x (R12) and sets j (R13) to
+// 0; TILE_GROUP points SI and DI at the group's rows and vectors and sets
+// CX = n, R8 = NBYTES and R9 = 3·NBYTES; TILE_NEXT moves to the next group
+// of v vectors, the last moved back to end at k, and jumps to group, or to
+// done after the last.
+#define TILE_START \
+	MOVQ y_base+0(FP), DX   \
+	MOVQ a_base+24(FP), R11 \
+	MOVQ x_base+48(FP), R12 \
+	XORQ R13, R13
+
+#define TILE_GROUP \
+	MOVQ R11, SI          \
+	MOVQ R12, DI          \
+	MOVQ n+72(FP), CX     \
+	LEAQ (CX*8), R8       \
+	LEAQ (R8)(R8*2), R9
+
+#define TILE_NEXT(v, group, done) \
+	MOVQ    k+80(FP), AX      \
+	SUBQ    $v, AX            \
+	CMPQ    R13, AX           \
+	JGE     done              \
+	ADDQ    $v, R13           \
+	CMPQ    R13, AX           \
+	CMOVQGT AX, R13           \
+	MOVQ    R13, BX           \
+	IMULQ   R8, BX            \
+	MOVQ    y_base+0(FP), DX  \
+	ADDQ    BX, DX            \
+	MOVQ    x_base+48(FP), R12 \
+	ADDQ    BX, R12           \
+	JMP     group
+
 // func tile4x6AVX512(y, a, x []float64, n int)
 // Requires: AVX512F
 //
 // The 24 accumulators Z0-Z23 hold the 4×6 tile, vector j in Z(4j)..Z(4j+3);
 // per 8 columns it loads 4 rows of A and 6 vectors of x for 24 FMAs.
 TEXT ·tile4x6AVX512(SB), NOSPLIT, $0-88
-	MOVQ y_base+0(FP), DX
-	MOVQ a_base+24(FP), R11
-	MOVQ x_base+48(FP), R12
-	XORQ R13, R13 // R13 = j, the group's first vector
+	TILE_START
 
 tile6_group:
-	MOVQ R11, SI
-	MOVQ R12, DI
-	MOVQ n+72(FP), CX
-	LEAQ (CX*8), R8      // R8 = NBYTES: next row or vector
-	LEAQ (R8)(R8*2), R9  // R9 = 3·NBYTES
+	TILE_GROUP
 	LEAQ (R8)(R8*4), R10 // R10 = 5·NBYTES
 
-	VPXORQ Z0, Z0, Z0
-	VPXORQ Z1, Z1, Z1
-	VPXORQ Z2, Z2, Z2
-	VPXORQ Z3, Z3, Z3
-	VPXORQ Z4, Z4, Z4
-	VPXORQ Z5, Z5, Z5
-	VPXORQ Z6, Z6, Z6
-	VPXORQ Z7, Z7, Z7
-	VPXORQ Z8, Z8, Z8
-	VPXORQ Z9, Z9, Z9
-	VPXORQ Z10, Z10, Z10
-	VPXORQ Z11, Z11, Z11
-	VPXORQ Z12, Z12, Z12
-	VPXORQ Z13, Z13, Z13
-	VPXORQ Z14, Z14, Z14
-	VPXORQ Z15, Z15, Z15
-	VPXORQ Z16, Z16, Z16
-	VPXORQ Z17, Z17, Z17
-	VPXORQ Z18, Z18, Z18
-	VPXORQ Z19, Z19, Z19
-	VPXORQ Z20, Z20, Z20
-	VPXORQ Z21, Z21, Z21
-	VPXORQ Z22, Z22, Z22
-	VPXORQ Z23, Z23, Z23
+	ZERO4(Z0, Z1, Z2, Z3)
+	ZERO4(Z4, Z5, Z6, Z7)
+	ZERO4(Z8, Z9, Z10, Z11)
+	ZERO4(Z12, Z13, Z14, Z15)
+	ZERO4(Z16, Z17, Z18, Z19)
+	ZERO4(Z20, Z21, Z22, Z23)
 
 	MOVQ CX, BX
 	SHRQ $3, BX // BX = whole 8-column blocks
@@ -160,30 +174,12 @@ tile6_tail:
 
 tile6_reduce:
 	// 512 → 256 bits for every accumulator
-	FOLD512(Z0)
-	FOLD512(Z1)
-	FOLD512(Z2)
-	FOLD512(Z3)
-	FOLD512(Z4)
-	FOLD512(Z5)
-	FOLD512(Z6)
-	FOLD512(Z7)
-	FOLD512(Z8)
-	FOLD512(Z9)
-	FOLD512(Z10)
-	FOLD512(Z11)
-	FOLD512(Z12)
-	FOLD512(Z13)
-	FOLD512(Z14)
-	FOLD512(Z15)
-	FOLD512(Z16)
-	FOLD512(Z17)
-	FOLD512(Z18)
-	FOLD512(Z19)
-	FOLD512(Z20)
-	FOLD512(Z21)
-	FOLD512(Z22)
-	FOLD512(Z23)
+	FOLD4(Z0, Z1, Z2, Z3)
+	FOLD4(Z4, Z5, Z6, Z7)
+	FOLD4(Z8, Z9, Z10, Z11)
+	FOLD4(Z12, Z13, Z14, Z15)
+	FOLD4(Z16, Z17, Z18, Z19)
+	FOLD4(Z20, Z21, Z22, Z23)
 
 	// y[j*n : j*n+4] = the 4 row sums of vector j
 	HSUM4(Y0, Y1, Y2, Y3, (DX))
@@ -204,20 +200,7 @@ tile6_reduce:
 	HSUM4(Y4, Y5, Y6, Y7, (DX)(R10*1))
 
 	// the next group: j + 6, the last one moved back to end at k
-	MOVQ    k+80(FP), AX
-	SUBQ    $6, AX // AX = k − 6, the last group's first vector
-	CMPQ    R13, AX
-	JGE     tile6_done
-	ADDQ    $6, R13
-	CMPQ    R13, AX
-	CMOVQGT AX, R13
-	MOVQ    R13, BX
-	IMULQ   R8, BX // BX = j·NBYTES
-	MOVQ    y_base+0(FP), DX
-	ADDQ    BX, DX
-	MOVQ    x_base+48(FP), R12
-	ADDQ    BX, R12
-	JMP     tile6_group
+	TILE_NEXT(6, tile6_group, tile6_done)
 
 tile6_done:
 	VZEROUPPER
@@ -229,38 +212,16 @@ tile6_done:
 // tile4x6AVX512 for 5 vectors: the accumulators Z0-Z19, vector j in
 // Z(4j)..Z(4j+3), each output summed in the same order.
 TEXT ·tile4x5AVX512(SB), NOSPLIT, $0-88
-	MOVQ y_base+0(FP), DX
-	MOVQ a_base+24(FP), R11
-	MOVQ x_base+48(FP), R12
-	XORQ R13, R13 // R13 = j, the group's first vector
+	TILE_START
 
 tile5_group:
-	MOVQ R11, SI
-	MOVQ R12, DI
-	MOVQ n+72(FP), CX
-	LEAQ (CX*8), R8      // R8 = NBYTES: next row or vector
-	LEAQ (R8)(R8*2), R9  // R9 = 3·NBYTES
+	TILE_GROUP
 
-	VPXORQ Z0, Z0, Z0
-	VPXORQ Z1, Z1, Z1
-	VPXORQ Z2, Z2, Z2
-	VPXORQ Z3, Z3, Z3
-	VPXORQ Z4, Z4, Z4
-	VPXORQ Z5, Z5, Z5
-	VPXORQ Z6, Z6, Z6
-	VPXORQ Z7, Z7, Z7
-	VPXORQ Z8, Z8, Z8
-	VPXORQ Z9, Z9, Z9
-	VPXORQ Z10, Z10, Z10
-	VPXORQ Z11, Z11, Z11
-	VPXORQ Z12, Z12, Z12
-	VPXORQ Z13, Z13, Z13
-	VPXORQ Z14, Z14, Z14
-	VPXORQ Z15, Z15, Z15
-	VPXORQ Z16, Z16, Z16
-	VPXORQ Z17, Z17, Z17
-	VPXORQ Z18, Z18, Z18
-	VPXORQ Z19, Z19, Z19
+	ZERO4(Z0, Z1, Z2, Z3)
+	ZERO4(Z4, Z5, Z6, Z7)
+	ZERO4(Z8, Z9, Z10, Z11)
+	ZERO4(Z12, Z13, Z14, Z15)
+	ZERO4(Z16, Z17, Z18, Z19)
 
 	MOVQ CX, BX
 	SHRQ $3, BX // BX = whole 8-column blocks
@@ -298,26 +259,11 @@ tile5_tail:
 
 tile5_reduce:
 	// 512 → 256 bits for every accumulator
-	FOLD512(Z0)
-	FOLD512(Z1)
-	FOLD512(Z2)
-	FOLD512(Z3)
-	FOLD512(Z4)
-	FOLD512(Z5)
-	FOLD512(Z6)
-	FOLD512(Z7)
-	FOLD512(Z8)
-	FOLD512(Z9)
-	FOLD512(Z10)
-	FOLD512(Z11)
-	FOLD512(Z12)
-	FOLD512(Z13)
-	FOLD512(Z14)
-	FOLD512(Z15)
-	FOLD512(Z16)
-	FOLD512(Z17)
-	FOLD512(Z18)
-	FOLD512(Z19)
+	FOLD4(Z0, Z1, Z2, Z3)
+	FOLD4(Z4, Z5, Z6, Z7)
+	FOLD4(Z8, Z9, Z10, Z11)
+	FOLD4(Z12, Z13, Z14, Z15)
+	FOLD4(Z16, Z17, Z18, Z19)
 
 	// y[j*n : j*n+4] = the 4 row sums of vector j
 	HSUM4(Y0, Y1, Y2, Y3, (DX))
@@ -333,20 +279,7 @@ tile5_reduce:
 	HSUM4(Y0, Y1, Y2, Y3, (DX)(R8*4))
 
 	// the next group: j + 5, the last one moved back to end at k
-	MOVQ    k+80(FP), AX
-	SUBQ    $5, AX // AX = k − 5, the last group's first vector
-	CMPQ    R13, AX
-	JGE     tile5_done
-	ADDQ    $5, R13
-	CMPQ    R13, AX
-	CMOVQGT AX, R13
-	MOVQ    R13, BX
-	IMULQ   R8, BX // BX = j·NBYTES
-	MOVQ    y_base+0(FP), DX
-	ADDQ    BX, DX
-	MOVQ    x_base+48(FP), R12
-	ADDQ    BX, R12
-	JMP     tile5_group
+	TILE_NEXT(5, tile5_group, tile5_done)
 
 tile5_done:
 	VZEROUPPER
@@ -358,34 +291,15 @@ tile5_done:
 // tile4x6AVX512 for 4 vectors: the accumulators Z0-Z15, vector j in
 // Z(4j)..Z(4j+3), each output summed in the same order.
 TEXT ·tile4x4AVX512(SB), NOSPLIT, $0-88
-	MOVQ y_base+0(FP), DX
-	MOVQ a_base+24(FP), R11
-	MOVQ x_base+48(FP), R12
-	XORQ R13, R13 // R13 = j, the group's first vector
+	TILE_START
 
 tile4_group:
-	MOVQ R11, SI
-	MOVQ R12, DI
-	MOVQ n+72(FP), CX
-	LEAQ (CX*8), R8      // R8 = NBYTES: next row or vector
-	LEAQ (R8)(R8*2), R9  // R9 = 3·NBYTES
+	TILE_GROUP
 
-	VPXORQ Z0, Z0, Z0
-	VPXORQ Z1, Z1, Z1
-	VPXORQ Z2, Z2, Z2
-	VPXORQ Z3, Z3, Z3
-	VPXORQ Z4, Z4, Z4
-	VPXORQ Z5, Z5, Z5
-	VPXORQ Z6, Z6, Z6
-	VPXORQ Z7, Z7, Z7
-	VPXORQ Z8, Z8, Z8
-	VPXORQ Z9, Z9, Z9
-	VPXORQ Z10, Z10, Z10
-	VPXORQ Z11, Z11, Z11
-	VPXORQ Z12, Z12, Z12
-	VPXORQ Z13, Z13, Z13
-	VPXORQ Z14, Z14, Z14
-	VPXORQ Z15, Z15, Z15
+	ZERO4(Z0, Z1, Z2, Z3)
+	ZERO4(Z4, Z5, Z6, Z7)
+	ZERO4(Z8, Z9, Z10, Z11)
+	ZERO4(Z12, Z13, Z14, Z15)
 
 	MOVQ CX, BX
 	SHRQ $3, BX // BX = whole 8-column blocks
@@ -421,22 +335,10 @@ tile4_tail:
 
 tile4_reduce:
 	// 512 → 256 bits for every accumulator
-	FOLD512(Z0)
-	FOLD512(Z1)
-	FOLD512(Z2)
-	FOLD512(Z3)
-	FOLD512(Z4)
-	FOLD512(Z5)
-	FOLD512(Z6)
-	FOLD512(Z7)
-	FOLD512(Z8)
-	FOLD512(Z9)
-	FOLD512(Z10)
-	FOLD512(Z11)
-	FOLD512(Z12)
-	FOLD512(Z13)
-	FOLD512(Z14)
-	FOLD512(Z15)
+	FOLD4(Z0, Z1, Z2, Z3)
+	FOLD4(Z4, Z5, Z6, Z7)
+	FOLD4(Z8, Z9, Z10, Z11)
+	FOLD4(Z12, Z13, Z14, Z15)
 
 	// y[j*n : j*n+4] = the 4 row sums of vector j
 	HSUM4(Y0, Y1, Y2, Y3, (DX))
@@ -446,20 +348,7 @@ tile4_reduce:
 
 
 	// the next group: j + 4, the last one moved back to end at k
-	MOVQ    k+80(FP), AX
-	SUBQ    $4, AX // AX = k − 4, the last group's first vector
-	CMPQ    R13, AX
-	JGE     tile4_done
-	ADDQ    $4, R13
-	CMPQ    R13, AX
-	CMOVQGT AX, R13
-	MOVQ    R13, BX
-	IMULQ   R8, BX // BX = j·NBYTES
-	MOVQ    y_base+0(FP), DX
-	ADDQ    BX, DX
-	MOVQ    x_base+48(FP), R12
-	ADDQ    BX, R12
-	JMP     tile4_group
+	TILE_NEXT(4, tile4_group, tile4_done)
 
 tile4_done:
 	VZEROUPPER
