@@ -77,7 +77,7 @@ func mulVec(y, a []float64, n int, x []float64) {
 	mulVecTiled(y, a, n, x)
 }
 
-// tileVecs is the number of vectors in tileMain's register tile for a
+// tileVecs is the number of vectors in tileGroups' register tiles for a
 // product of k vectors. On AVX-512 it is the width of 4, 5 or 6 vectors
 // that computes the fewest products (the last tile of a block moves back to
 // end at k and recomputes a few of its neighbour's), the widest among

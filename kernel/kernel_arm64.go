@@ -30,7 +30,7 @@ func mulVec(y, a []float64, n int, x []float64) {
 	mulVecTiled(y, a, n, x)
 }
 
-// tileVecs is the number of vectors in the register tile of tileMain.
+// tileVecs is the number of vectors in the NEON register tile (one width).
 func tileVecs(int) int { return 4 }
 
 func tileGroups(y, a, x []float64, n, k, v int) { tileGroupsLoop(y, a, x, n, k, v) }

@@ -3,8 +3,10 @@
 package kernel
 
 // The register-tile drivers shared by the SIMD paths. The assembly computes
-// one tile: tileRows rows of A against a group of vectors (tileMain) or
-// against one vector (tileRowsVec); these loops walk the tiles. A remainder
+// tileRows rows of A against groups of vectors (tileGroups: on AVX-512 all
+// the groups of a row block in one call) or against one vector
+// (tileRowsVec); these loops walk the row blocks and, on AVX2 and NEON, the
+// groups. A remainder
 // that is narrower than a tile is not computed by a separate kernel: the
 // last tile is moved back so that it ends at the edge and recomputes a few
 // outputs of its neighbour, which is harmless because the outputs do not
