@@ -17,12 +17,12 @@ const maxThreads = 1024
 // more than it saves (docs/performance.md, Threads).
 const threadMinN = 512
 
-// threadRangesPer is the number of ranges of rows per goroutine: the
-// goroutines take them in turn from a counter, so that one that starts
-// late or runs slower (sharing its core) takes fewer. More ranges balance
-// better but each packs its own panels of the population and starts its
-// tiles' pipeline anew: 2 measured faster than 4 at n = 2048
-// (docs/performance.md, Threads).
+// threadRangesPer is the number of ranges of rows per goroutine: each
+// goroutine owns a block of them and helps with the others' once its own
+// are done, so that one that starts late or runs slower (sharing its core)
+// computes fewer. More ranges balance better but each packs its own panels
+// of the population and starts its tiles' pipeline anew: 2 measured faster
+// than 4 at n = 2048 and than 1 at n = 4096 (docs/performance.md, Threads).
 const threadRangesPer = 2
 
 // threadMinRows is the fewest rows of A in a range.
@@ -50,11 +50,19 @@ func checkThreads(cfg *Config, _ *Params) error {
 // ranges (of rows of the full matrix A, kernel.SplitRows; of the limited
 // memory's stored vectors and of its columns, splitRange): the caller's
 // goroutine and Threads − 1 goroutines started with the pool take the
-// ranges of a job in turn, each with its own kernel work space. Every
-// element is the same bits whoever computes it, so a run does not depend
-// on Threads. The goroutines hold the pool, never the Optimizer: when the
-// Optimizer is collected a cleanup closes the pool and they end; Close
-// ends them at once.
+// ranges of a job, each with its own kernel work space. Every element is
+// the same bits whoever computes it, so a run does not depend on Threads.
+//
+// Goroutine w owns the w-th block of a call's ranges (blockOf): it takes
+// its own first, in order, and then the others' that are still left, so
+// that while the goroutines keep pace each computes the same rows of A
+// every generation. Those rows' cache lines then stay with the core that
+// writes them; a core writing lines another core holds pays for taking
+// them over (docs/performance.md, Threads).
+//
+// The goroutines hold the pool, never the Optimizer: when the Optimizer is
+// collected a cleanup closes the pool and they end; Close ends them at
+// once.
 //
 // A call hands work to a helper that is spinning (it finished the last
 // call less than threadSpin ago) by compare-and-swap on its state, and to
@@ -68,8 +76,9 @@ type rowThreads struct {
 	running sync.WaitGroup // the helpers' goroutines
 	closed  bool           // stop ran (on the optimizer's goroutine, or in the cleanup once the optimizer is unreachable)
 	bounds  []int
-	works   [][]float64 // one per goroutine, the caller's first
-	next    atomic.Int64
+	works   [][]float64  // one per goroutine, the caller's first
+	taken   []blockCount // per goroutine: how many ranges of its block are taken
+	active  int          // the goroutines the current call's blocks are for
 	pending atomic.Int64 // helpers still computing the current call
 
 	// The call being split, set before the helpers are handed it: its
@@ -83,6 +92,13 @@ type rowThreads struct {
 	// is its job: the next generation's deviates.
 	async bool
 	fill  fillJob
+}
+
+// blockCount counts the ranges taken from one goroutine's block, alone in
+// its cache line.
+type blockCount struct {
+	atomic.Int64
+	_ [56]byte
 }
 
 // A rangeJob computes range i of the pool's bounds with the work space of
@@ -137,6 +153,7 @@ func newRowThreads(threads int) *rowThreads {
 		helpers: make([]*poolHelper, threads-1),
 		bounds:  make([]int, threads*threadRangesPer+1),
 		works:   make([][]float64, threads),
+		taken:   make([]blockCount, threads),
 	}
 	for i := range t.helpers {
 		h := &poolHelper{wake: make(chan struct{}, 1)}
@@ -181,15 +198,37 @@ func (h *poolHelper) spin() bool {
 	}
 }
 
-// drain computes ranges until none is left, with work space w.
+// drain computes ranges until none is left, as goroutine w (with its work
+// space): those of its own block, then those left of the others'.
 func (t *rowThreads) drain(w int) {
-	for {
-		i := int(t.next.Add(1) - 1)
-		if i >= t.used {
-			return
+	for b := range t.active {
+		owner := (w + b) % t.active
+		lo, hi := t.blockOf(owner)
+		for {
+			i := lo + int(t.taken[owner].Add(1)-1)
+			if i >= hi {
+				break
+			}
+			t.job.runRange(t, i, w)
 		}
-		t.job.runRange(t, i, w)
 	}
+}
+
+// blockOf returns the ranges lo … hi−1 that goroutine w owns in the
+// current call: the used ranges in t.active blocks, in order, the first
+// goroutine's first (a block may be empty).
+func (t *rowThreads) blockOf(w int) (lo, hi int) {
+	return w * t.used / t.active, (w + 1) * t.used / t.active
+}
+
+// handOut starts a call of used ranges for the caller and the first
+// helpers goroutines of the pool: the blocks are theirs, none taken.
+func (t *rowThreads) handOut(job rangeJob, used, helpers int) {
+	t.used, t.job, t.active = used, job, helpers+1
+	for i := range t.taken[:t.active] {
+		t.taken[i].Store(0)
+	}
+	t.pending.Store(int64(helpers))
 }
 
 // size gives each goroutine the kernel work space of an n×n A and k
@@ -277,9 +316,8 @@ func (t *rowThreads) start(job rangeJob) bool {
 		return false
 	}
 	t.wait()
-	t.used, t.job, t.async = 1, job, true
-	t.next.Store(0)
-	t.pending.Store(1)
+	t.handOut(job, 1, 1) // the caller's block is empty: the helper's is the range
+	t.async = true
 	if h := t.helpers[0]; !h.state.CompareAndSwap(helperSpinning, helperClaimed) {
 		h.wake <- struct{}{} // parked: its channel is empty
 	}
@@ -305,10 +343,8 @@ func (t *rowThreads) wait() {
 // returns when all are done (after the job start handed out).
 func (t *rowThreads) run(job rangeJob, used int) {
 	t.wait()
-	t.used, t.job = used, job
-	t.next.Store(0)
 	helpers := min(len(t.helpers), used-1)
-	t.pending.Store(int64(helpers))
+	t.handOut(job, used, helpers)
 	for _, h := range t.helpers[:helpers] {
 		if !h.state.CompareAndSwap(helperSpinning, helperClaimed) {
 			h.wake <- struct{}{} // parked: its channel is empty

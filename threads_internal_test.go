@@ -1,6 +1,11 @@
 package mmaes
 
-import "testing"
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
 
 // TestSplitRange checks splitRange's ranges for many sizes: they cover
 // 0 … total−1 in order, at most parts of them, their inner boundaries are
@@ -30,6 +35,100 @@ func TestSplitRange(t *testing.T) {
 					t.Fatalf("total %d parts %d min %d: one range", total, parts, minLen)
 				}
 			}
+		}
+	}
+}
+
+// recordJob records which goroutine computed each range, and in what
+// order: by with atomics (any goroutine), order only when one goroutine
+// drains at a time.
+type recordJob struct {
+	by    []atomic.Int64 // 1 + the goroutine that computed each range, 0: none
+	order []int          // unless concurrent
+	twice atomic.Bool    // a range was computed again
+
+	concurrent bool
+}
+
+func (j *recordJob) runRange(_ *rowThreads, i, w int) {
+	if !j.by[i].CompareAndSwap(0, int64(w)+1) {
+		j.twice.Store(true)
+	}
+	if !j.concurrent {
+		j.order = append(j.order, i)
+	}
+}
+
+// TestDrainBlocks checks the pool's division of a call's ranges: goroutine
+// w owns the w-th block of them (the blocks in order, their sizes within
+// one of each other) and computes it first; a goroutine whose own block is
+// done takes what is left of the others', the next goroutine's first, so
+// that every range is computed once, whoever arrives and whenever.
+func TestDrainBlocks(t *testing.T) {
+	for _, c := range []struct{ active, used int }{{2, 4}, {3, 6}, {3, 4}, {4, 9}, {2, 1}, {1, 3}, {5, 2}} {
+		pool := &rowThreads{taken: make([]blockCount, c.active)}
+		job := &recordJob{by: make([]atomic.Int64, c.used)}
+		reset := func() {
+			for i := range job.by {
+				job.by[i].Store(0)
+			}
+			job.order = job.order[:0]
+			pool.handOut(job, c.used, c.active-1)
+		}
+		reset()
+		end := 0
+		for w := range c.active {
+			lo, hi := pool.blockOf(w)
+			if lo != end || hi-lo < c.used/c.active || hi-lo > (c.used+c.active-1)/c.active {
+				t.Fatalf("%+v: block %d is %d … %d after one ending at %d", c, w, lo, hi, end)
+			}
+			end = hi
+		}
+		if end != c.used {
+			t.Fatalf("%+v: the blocks end at %d", c, end)
+		}
+		// One goroutine alone (the others late): its own block, then the
+		// next goroutines' blocks in turn, wrapping around.
+		for w := range c.active {
+			reset()
+			pool.drain(w)
+			var want []int
+			for b := range c.active {
+				lo, hi := pool.blockOf((w + b) % c.active)
+				for i := lo; i < hi; i++ {
+					want = append(want, i)
+				}
+			}
+			if fmt.Sprint(job.order) != fmt.Sprint(want) || job.twice.Load() {
+				t.Fatalf("%+v: goroutine %d alone computed %v, want %v", c, w, job.order, want)
+			}
+			for i := range c.used {
+				if job.by[i].Load() != int64(w)+1 {
+					t.Fatalf("%+v: range %d by %d, not %d", c, i, job.by[i].Load()-1, w)
+				}
+			}
+			for v := range c.active {
+				pool.drain(v) // nothing is left
+			}
+			if len(job.order) != c.used {
+				t.Fatalf("%+v: %d ranges computed after the first drain", c, len(job.order)-c.used)
+			}
+		}
+		// All at once: every range once.
+		reset()
+		job.concurrent = true
+		var wg sync.WaitGroup
+		for w := range c.active {
+			wg.Go(func() { pool.drain(w) })
+		}
+		wg.Wait()
+		for i := range c.used {
+			if job.by[i].Load() == 0 {
+				t.Fatalf("%+v: range %d not computed concurrently", c, i)
+			}
+		}
+		if job.twice.Load() {
+			t.Fatalf("%+v: a range computed twice concurrently", c)
 		}
 	}
 }
