@@ -131,4 +131,15 @@ func TestDrainBlocks(t *testing.T) {
 			t.Fatalf("%+v: a range computed twice concurrently", c)
 		}
 	}
+	// Worked out by hand: 4 ranges for 3 goroutines are the blocks {0},
+	// {1}, {2, 3}; a goroutine alone goes on with the next goroutine's.
+	pool := &rowThreads{taken: make([]blockCount, 3)}
+	for w, want := range []string{"[0 1 2 3]", "[1 2 3 0]", "[2 3 0 1]"} {
+		job := &recordJob{by: make([]atomic.Int64, 4)}
+		pool.handOut(job, 4, 2)
+		pool.drain(w)
+		if got := fmt.Sprint(job.order); got != want {
+			t.Fatalf("4 ranges, 3 goroutines: goroutine %d alone computed %s, want %s", w, got, want)
+		}
+	}
 }
