@@ -1,6 +1,7 @@
 package mmaes
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -27,4 +28,22 @@ func BenchmarkNormal(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(z)), "ns/deviate")
 	})
+}
+
+// BenchmarkNormalFill times fillNormal per deviate into a buffer that stays
+// in L1 (len=1024) and into one that goes to memory (len=4194304, 32 MiB,
+// as the limited memory's population at n = 10⁵ does): the second pays for
+// the lines the deviates are written to.
+func BenchmarkNormalFill(b *testing.B) {
+	for _, n := range []int{1024, 1 << 22} {
+		z := make([]float64, n)
+		b.Run(fmt.Sprintf("len=%d", n), func(b *testing.B) {
+			src := newXoshiro(1)
+			b.ReportAllocs()
+			for b.Loop() {
+				fillNormal(src, z)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(z)), "ns/deviate")
+		})
+	}
 }

@@ -65,10 +65,10 @@
 // any other round walks its live lanes in order from the frame.
 //
 // Registers: DI, R13 z and len(z); SI, R10 rej and len(rej); R8, R9 acc and
-// nrej; R11 the live lanes m; R12 x; CX the accepted lanes' bits; BX the
-// frame: d (0), r (64), j (128) of the round, and the constants 255
-// (192), the exponent of [2, 4) (224), 3.0 (256) and the mask of all but
-// the sign (288), 4 quadwords each.
+// nrej; R11 the live lanes m; R12 x; R14 the prefetch base (ZIG_ARGS); CX
+// the accepted lanes' bits; BX the frame: d (0), r (64), j (128) of the
+// round, and the constants 255 (192), the exponent of [2, 4) (224), 3.0
+// (256) and the mask of all but the sign (288), 4 quadwords each.
 //
 // BX is aligned to 64 bytes in the frame, so that no 32-byte store to it
 // straddles two cache lines (such a store forwards to the loads after it
@@ -105,6 +105,7 @@ z2_round:
 	CMPQ R11, AX
 	CMOVQGT AX, R11
 
+	PREFETCHT0 (R14)(R8*8)
 	ZHALF(Y0, Y2, Y4, Y6, 64, 128, 0)
 	MOVQ DX, CX
 	ZHALF(Y1, Y3, Y5, Y7, 96, 160, 32)

@@ -27,7 +27,7 @@
 //   Z7     255, the layer mask
 //   Z21, Z22 the even and odd element indices 0, 2, …, 14 and 1, 3, …, 15
 //   DI, R13 z and len(z); SI, R10 rej and len(rej)
-//   R8, R9 acc and nrej; R12 x
+//   R8, R9 acc and nrej; R12 x; R14 the prefetch base (ZIG_ARGS)
 // Per round: Z8 = r, Z10 = j, Z11 = u, Z13 = x[j] and then d = u·x[j],
 // Z14 = x[j+1]; K1 the live lanes (the first m), K3 the accepted and K4 the
 // rejected ones among them. The frame passes the 8 layer indices to AX-DX
@@ -129,6 +129,7 @@ live:
 	// compressed in a register, then stored under the mask of the first
 	// popcount lanes (a compress straight to memory is slow on AMD).
 	VCOMPRESSPD Z13, K3, Z15
+	PREFETCHT0  (R14)(R8*8)
 	KMOVW       K3, AX
 	FIRST_LANES
 	VMOVUPD     Z15, K5, (DI)(R8*8)

@@ -72,6 +72,21 @@ func TestZiggurat(t *testing.T) {
 	}
 }
 
+// TestZigguratStreaming checks fills long enough that the SIMD paths ask
+// for the lines ahead of the deviates they write (ZIG_STREAM_MIN = 2^15
+// elements in ziggurat_amd64.h), just below, at and well above that
+// length, with edges under which every draw is accepted (x[j] = 2: |2u| <
+// 2), so that each call fills the whole of z.
+func TestZigguratStreaming(t *testing.T) {
+	x := new([257]float64)
+	for i := range x {
+		x[i] = 2
+	}
+	const streamMin = 1 << 15
+	r := rand.New(rand.NewPCG(71, 73))
+	testZigguratPaths(t, x, []int{streamMin - 1, streamMin, 3*streamMin + 5}, r)
+}
+
 // testZigguratPaths checks Ziggurat on every path against the reference.
 func testZigguratPaths(t *testing.T, x *[257]float64, lens []int, r *rand.Rand) {
 	forEachPath(t, func(t *testing.T) {
