@@ -375,7 +375,7 @@ func (o *Optimizer) checkRestored() error {
 	if o.reason != NotStopped && o.asked {
 		return ckErr("stopped run with pending candidates")
 	}
-	if o.asked && !o.placeCandidates(1) {
+	if o.asked && !o.placeCandidates(1, math.Inf(1)) { // z as decoded
 		return ckErr("non-finite candidates")
 	}
 	return nil

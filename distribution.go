@@ -155,8 +155,11 @@ type distribution interface {
 // step it needs from it: y_w = A·z_w for a weighted sum of the last
 // sample's rows.
 type directSampler interface {
-	// sampleDirect sets x_l = m + σ·A·z_l for the k rows of z.
-	sampleDirect(x, z, m []float64, sigma float64, k int)
+	// sampleDirect sets x_l = m + σ·A·z_l for the k rows of z, whose
+	// elements are at most zMax in magnitude (+Inf: not known), and
+	// reports whether every x_l is known to be finite (false: not known,
+	// the caller checks).
+	sampleDirect(x, z, m []float64, sigma float64, k int, zMax float64) bool
 	// candidate sets dst to row l of the last sample (z its z_l), with the
 	// bits sampleDirect gave it.
 	candidate(dst, z, m []float64, sigma float64, l int)

@@ -265,10 +265,36 @@ func (d *lowRank) coefficients(z []float64, k int) {
 	}
 }
 
-// sampleDirect sets the candidates x_l = m + σ·A·z_l for the k rows of z.
-func (d *lowRank) sampleDirect(x, z, m []float64, sigma float64, k int) {
+// sampleDirect sets the candidates x_l = m + σ·A·z_l for the k rows of z
+// and reports whether they are all finite by a bound that reads neither
+// x nor z: |x_l,i| ≤ max|m| + σ·(max S·zMax + Σ_t |cw_l,t|·max|p_t|)
+// (the candidates' elements are each one chain of these products, so the
+// bound holds whatever their order of summation, up to a relative
+// rounding of (k+3)·2⁻⁵³, which the distance from boundLimit to the
+// largest float64 absorbs). Where it holds no element overflows, and with
+// finite inputs none is NaN; the caller then skips its pass over the
+// population.
+func (d *lowRank) sampleDirect(x, z, m []float64, sigma float64, k int, zMax float64) bool {
 	d.coefficients(z, k)
 	d.combineRows(x, m, sigma, z, k, d.cw)
+	return d.candidateBound(m, sigma, k, zMax) < boundLimit
+}
+
+// candidateBound returns the bound of sampleDirect's candidates (NaN or
+// +Inf where an input is not finite).
+func (d *lowRank) candidateBound(m []float64, sigma float64, k int, zMax float64) float64 {
+	kk := d.k
+	worst := 0.0 // max_l Σ_t |cw_l,t|·max|p_t|
+	for l := 0; l < k; l++ {
+		s := 0.0
+		for t, c := range d.cw[l*kk : l*kk+kk] {
+			s += math.Abs(c) * d.pInf[t]
+		}
+		if !(s <= worst) { // NaN too
+			worst = s
+		}
+	}
+	return maxAbs(m) + math.Abs(sigma)*(d.sMax*zMax+worst)
 }
 
 // candidate sets dst to candidate l of the last sample, x_l = m + σ·A·z_l,

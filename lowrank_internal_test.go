@@ -87,7 +87,7 @@ func TestLowRankSample(t *testing.T) {
 		}
 		x := make([]float64, lam*n)
 		sigma := 0.37
-		d.sampleDirect(x, z, o.m, sigma, lam)
+		d.sampleDirect(x, z, o.m, sigma, lam, math.Inf(1))
 		gammaN, gammaK := gammaOf(n), gammaOf(2*d.k+4)
 		for l := 0; l < lam; l++ {
 			zl := z[l*n : l*n+n]
@@ -359,5 +359,78 @@ func TestLowRankDecodeSlots(t *testing.T) {
 		if err := decode(b); err == nil {
 			t.Errorf("%d slots in use of %d, live %d accepted", d.k, d.slots(), live)
 		}
+	}
+}
+
+// TestLowRankCandidateBound checks the bound by which sampleDirect reports
+// finite candidates: on a state whose slots have wrapped around, with and
+// without scales, for σ from 1 to beyond overflow and deviates up to zMax
+// in magnitude, every |x_l,i| is at most the bound (the bound is one), and
+// where sampleDirect reports finite candidates they are; it does not
+// report them for z of unknown magnitude, nor for a NaN in m.
+func TestLowRankCandidateBound(t *testing.T) {
+	for _, scales := range []bool{false, true} {
+		o, d := lowRankRun(t, 23, 3, 40, scales)
+		n, lam := d.n, o.pop.lambda
+		r := rand.New(rand.NewPCG(5, 6))
+		z := make([]float64, lam*n)
+		x := make([]float64, lam*n)
+		const zMax = 16.0
+		reported := 0
+		for _, sigma := range []float64{1, 1e10, 1e300, 1e305, 1e307, 1e308} {
+			for rep := 0; rep < 5; rep++ {
+				for i := range z {
+					z[i] = zMax * (2*r.Float64() - 1)
+				}
+				if rep == 0 {
+					z[r.IntN(len(z))] = zMax
+				}
+				ok := d.sampleDirect(x, z, o.m, sigma, lam, zMax)
+				bound := d.candidateBound(o.m, sigma, lam, zMax)
+				finiteX := true
+				for i, v := range x {
+					if !finite(v) {
+						finiteX = false
+						continue
+					}
+					if math.Abs(v) > bound*(1+1e-12) {
+						t.Fatalf("scales %v, σ = %g: |x[%d]| = %g above the bound %g", scales, sigma, i, math.Abs(v), bound)
+					}
+				}
+				if ok && !finiteX {
+					t.Fatalf("scales %v, σ = %g: sampleDirect reports finite candidates, some are not", scales, sigma)
+				}
+				if ok {
+					reported++
+				}
+				if d.sampleDirect(x, z, o.m, sigma, lam, math.Inf(1)) {
+					t.Fatalf("scales %v, σ = %g: finite candidates reported for deviates of unknown magnitude", scales, sigma)
+				}
+			}
+		}
+		if reported != 10 { // σ = 1 and 10¹⁰, 5 repetitions each
+			t.Errorf("scales %v: finite candidates reported %d times, want 10", scales, reported)
+		}
+		m := append([]float64(nil), o.m...)
+		m[n/2] = math.NaN()
+		if d.sampleDirect(x, z, m, 1, lam, zMax) {
+			t.Errorf("scales %v: finite candidates reported with a NaN in m", scales)
+		}
+	}
+}
+
+// TestLowRankRestoredCandidates checks that the candidates recomputed from
+// a decoded state's deviates are checked, not bounded by the generator's
+// range: a deviate of 10³⁰⁸ (which no draw gives, a checkpoint may hold)
+// makes a candidate overflow, and checkRestored reports it.
+func TestLowRankRestoredCandidates(t *testing.T) {
+	o, _ := lowRankRun(t, 23, 3, 40, false)
+	o.Ask()
+	if err := o.checkRestored(); err != nil {
+		t.Fatalf("the state as it is: %v", err)
+	}
+	o.pop.z[5] = 1e308
+	if err := o.checkRestored(); err == nil {
+		t.Fatal("a candidate that overflows passed checkRestored")
 	}
 }

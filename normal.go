@@ -84,6 +84,11 @@ func init() {
 	}
 }
 
+// normalMax bounds the magnitude of fillNormal's deviates: the fast path
+// and the wedges return |x| < zigR, the tail zigR + (−ln u)/zigR with u ≥
+// 2⁻⁵⁴ (uniformOpen), below 14.
+const normalMax = 16
+
 // fillNormal fills z with independent standard normal deviates drawn from
 // p: the fast path of the ziggurat (almost all draws) runs on p's lanes
 // in kernel.Ziggurat, eight at a time on AVX-512; the draws it rejects go

@@ -343,3 +343,28 @@ func TestSqueezeSameDeviates(t *testing.T) {
 		}
 	}
 }
+
+// TestNormalMax checks normalMax against the largest deviate fillNormal
+// can return: the base layer's edge zigR bounds the fast path and the
+// wedges (the edges fall from zigX[1] = zigR), and the tail returns zigR +
+// (−ln u)/zigR with u at least uniformOpen's smallest value, 2⁻⁵⁴.
+func TestNormalMax(t *testing.T) {
+	if zigX[1] != zigR {
+		t.Fatalf("zigX[1] = %v, want zigR = %v", zigX[1], zigR)
+	}
+	for j := 1; j < zigLayers; j++ {
+		if !(zigX[j+1] < zigX[j]) {
+			t.Fatalf("zigX[%d] = %v not below zigX[%d] = %v", j+1, zigX[j+1], j, zigX[j])
+		}
+	}
+	uMin := 0.5 * 0x1p-53
+	tail := zigR + -math.Log(uMin)/zigR
+	if !(tail < normalMax) {
+		t.Fatalf("the tail reaches %v, normalMax is %v", tail, normalMax)
+	}
+	z := make([]float64, 1<<20)
+	fillNormal(newXoshiro(7), z)
+	if m := maxAbs(z); !(m < normalMax) {
+		t.Fatalf("a deviate of %v, normalMax is %v", m, normalMax)
+	}
+}

@@ -128,20 +128,26 @@ func (o *Optimizer) sample() bool {
 	if o.inj != nil {
 		o.applyInjections()
 	}
-	return o.placeCandidates(s)
+	zMax := float64(normalMax) // the deviates as fillNormal draws them
+	if o.inj != nil {
+		zMax = math.Inf(1) // an injected point's z is its own
+	}
+	return o.placeCandidates(s, zMax)
 }
 
 // placeCandidates sets x_i = m + σ·y_i (from z_i, with a distribution that
 // samples directly) and maps them into the box; it reports whether every
 // candidate is finite. s is the scale y still has to take first
-// (scaledSampler), 1 when it has taken it.
-func (o *Optimizer) placeCandidates(s float64) bool {
+// (scaledSampler), 1 when it has taken it; zMax bounds the magnitude of
+// z's elements (+Inf: not known).
+func (o *Optimizer) placeCandidates(s, zMax float64) bool {
 	p := &o.pop
 	ok := false // every x_i finite, when known
 	if o.direct != nil {
-		o.direct.sampleDirect(p.x, p.z, o.m, o.step.sigma, p.lambda)
+		ok = o.direct.sampleDirect(p.x, p.z, o.m, o.step.sigma, p.lambda, zMax)
 		if o.margin != nil {
 			o.margin.widen(p.x, o.m, p.n, p.lambda)
+			ok = false
 		}
 	} else {
 		ok = p.place(o.m, o.step.sigma, s)
