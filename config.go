@@ -289,10 +289,11 @@ type Config struct {
 	// vectors, the candidates and y_w by ranges of columns) and the Gram
 	// matrix of its row norms, each once it is about 17 Mflop (from n ≈
 	// 8000 at the default Memory). The rest of a generation stays on the
-	// calling goroutine; with the full matrix from n = 512, the normal
-	// deviates of the next generation are drawn by one of the goroutines
-	// while the caller evaluates this one (λ·n more floats), from a copy
-	// of the generator that a restart discards. Every element is computed
+	// calling goroutine; where the sampling splits (the full matrix from
+	// n = 512, LMMA where its passes do), the normal deviates of the next
+	// generation are drawn by one of the goroutines while the caller
+	// evaluates this one and tells it (λ·n more floats), from a copy of
+	// the generator that a restart discards. Every element is computed
 	// as on one goroutine, so the run is bit for bit the same for every
 	// Threads. New starts Threads − 1 goroutines that live with the
 	// optimizer (none per generation; Close or the optimizer's collection

@@ -22,7 +22,28 @@ func (d *lowRank) setThreads(t *rowThreads, _ int) { d.threads = t }
 // splits reports whether a pass over the k pairs and kb vectors of n is
 // large enough to split.
 func (d *lowRank) splits(k, kb int) bool {
-	return d.threads != nil && 2*float64(k)*float64(kb)*float64(d.n) >= lowRankThreadWork
+	return d.threads != nil && lowRankSplits(k, kb, d.n)
+}
+
+// lowRankSplits reports whether a pass over k pairs and kb vectors of n
+// is large enough to split.
+func lowRankSplits(k, kb, n int) bool {
+	return 2*float64(k)*float64(kb)*float64(n) >= lowRankThreadWork
+}
+
+// drawsAhead reports whether the pool draws the next generation's
+// deviates while the caller evaluates a population of λ and tells it
+// (Optimizer.drawAhead): where the sampling's passes split once every slot
+// is in use, so that a run holds the buffer from its start.
+func (d *lowRank) drawsAhead(lambda int) bool {
+	return d.splits(d.slots(), lambda)
+}
+
+// lowRankDrawsAhead is drawsAhead for cfg, before the distribution exists
+// (runMemory counts the buffer).
+func lowRankDrawsAhead(cfg *Config, lambda int) bool {
+	slots := fastSlotsOf(cfg) + memoryOf(cfg) + 1
+	return cfg.Threads > 1 && lowRankSplits(slots, lambda, cfg.Dim)
 }
 
 // dotRows is kernel.DotRows, split by ranges of the rows of a over the

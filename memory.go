@@ -42,7 +42,7 @@ func runMemory(cfg *Config, fix *fixedCoords, lambda, mu int) float64 {
 	driver := 8 * (12*n + hist + float64(lambda)) // mean, step, best, box, history, weights
 	if cfg.Threads > 1 {
 		driver += threadStack * float64(cfg.Threads-1)
-		if cfg.Update != LMMA {
+		if cfg.Update != LMMA || lowRankDrawsAhead(cfg, lambda) {
 			driver += 8 * float64(lambda) * n // the deviates drawn ahead
 		}
 	}

@@ -393,7 +393,7 @@ func (o *Optimizer) attachThreads() {
 // to a larger λ in its first generation, as the population's).
 func (o *Optimizer) sizeSpare() {
 	t, p := o.threads, &o.pop
-	if t == nil || o.direct != nil || p.n < threadMinN || len(t.helpers) == 0 {
+	if t == nil || len(t.helpers) == 0 || !o.drawsAhead() {
 		return
 	}
 	if cap(o.spareZ) != cap(p.z) {
@@ -428,9 +428,19 @@ func (o *Optimizer) releaseThreads() {
 	}
 }
 
+// drawsAhead reports whether the pool draws the deviates of the next
+// generation (drawAhead): for the full matrix from threadMinN, where its
+// sampling splits, and for the limited memory where its passes split.
+func (o *Optimizer) drawsAhead() bool {
+	if d, ok := o.dist.(*lowRank); ok {
+		return d.drawsAhead(o.pop.lambda)
+	}
+	return o.direct == nil && o.pop.n >= threadMinN
+}
+
 // drawAhead hands the pool the deviates of the next generation, drawn from
 // a copy of the generator into the spare buffer while the caller evaluates
-// this one, for the full matrix with a split sampling: they are the
+// this one and tells it, where the sampling splits: they are the
 // deviates sample would draw next (nothing else draws from the generator
 // before it but a restart, which drops them), and sample takes them
 // instead of drawing (takeDeviates). The spare buffer has the capacity of

@@ -360,10 +360,18 @@ func TestCloseFreesThreads(t *testing.T) {
 // the generator (at least one keeps the λ of the run before, so the drawn
 // deviates fit the population and must still be dropped), checkpoints
 // taken while the deviates are being drawn and restored into an optimizer
-// with a pool, and a Close in the middle.
+// with a pool, and a Close in the middle; for the full matrix and for the
+// limited memory (its thresholds lowered so that its passes split).
 func TestThreadsDrawAhead(t *testing.T) {
+	defer mmaes.SetLowRankSplit(1<<12, 512)()
+	for _, u := range []mmaes.Update{mmaes.MMA, mmaes.LMMA} {
+		t.Run(fmt.Sprint(u), func(t *testing.T) { testThreadsDrawAhead(t, u) })
+	}
+}
+
+func testThreadsDrawAhead(t *testing.T, u mmaes.Update) {
 	run := func(threads int) (res mmaes.Result, mean []float64, hashes []uint64, sameLambda int) {
-		cfg := startConfig(520, mmaes.MMA, 3)
+		cfg := startConfig(520, u, 3)
 		cfg.Threads, cfg.Restart = threads, mmaes.BIPOP
 		// TolX stops every run at its first test.
 		cfg.MaxEvals, cfg.TolFun, cfg.TolX = 6000, 0, 1e9
