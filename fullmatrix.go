@@ -207,6 +207,10 @@ func (d *fullMatrix) setThreads(t *rowThreads, lambda int) {
 	}
 }
 
+// drawsAhead reports whether the sampling splits (from threadMinN), so
+// that the pool draws the next generation's deviates.
+func (d *fullMatrix) drawsAhead(int) bool { return d.n >= threadMinN }
+
 // sample computes Ã·z_i for the population with one kernel call, applying
 // the pending update in the same pass, and scales the results by s.
 func (d *fullMatrix) sample(y, z []float64, k int) {

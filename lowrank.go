@@ -154,6 +154,9 @@ func fastSlotsOf(cfg *Config) int {
 // slots is the number of pairs: the fast ring's and the slow ring's.
 func (d *lowRank) slots() int { return d.fast + d.mem + 1 }
 
+// slotsOf is slots for cfg, before the distribution exists.
+func slotsOf(cfg *Config) int { return fastSlotsOf(cfg) + memoryOf(cfg) + 1 }
+
 // checkLowRank validates the options of LMMA: Memory, and the features it
 // does not have.
 func checkLowRank(cfg *Config) error {
@@ -208,8 +211,7 @@ func lowRankRates(cfg *Config, p *Params) error {
 // lowRankMemory returns the bytes of the limited-memory distribution for a
 // run with population λ.
 func lowRankMemory(cfg *Config, lambda int) float64 {
-	n, fast := float64(cfg.Dim), float64(fastSlotsOf(cfg))
-	slots := fast + float64(memoryOf(cfg)+1)
+	n, slots := float64(cfg.Dim), float64(slotsOf(cfg))
 	return 8 * (2*slots*n + 3*n + 2*slots*slots + 3*slots + 2*float64(lambda)*slots)
 }
 

@@ -42,8 +42,7 @@ func (d *lowRank) drawsAhead(lambda int) bool {
 // lowRankDrawsAhead is drawsAhead for cfg, before the distribution exists
 // (runMemory counts the buffer).
 func lowRankDrawsAhead(cfg *Config, lambda int) bool {
-	slots := fastSlotsOf(cfg) + memoryOf(cfg) + 1
-	return cfg.Threads > 1 && lowRankSplits(slots, lambda, cfg.Dim)
+	return cfg.Threads > 1 && lowRankSplits(slotsOf(cfg), lambda, cfg.Dim)
 }
 
 // dotRows is kernel.DotRows, split by ranges of the rows of a over the

@@ -125,11 +125,9 @@ func (o *Optimizer) sample() bool {
 	default:
 		o.dist.sample(p.y, p.z, p.lambda)
 	}
-	if o.inj != nil {
-		o.applyInjections()
-	}
 	zMax := float64(normalMax) // the deviates as fillNormal draws them
 	if o.inj != nil {
+		o.applyInjections()
 		zMax = math.Inf(1) // an injected point's z is its own
 	}
 	return o.placeCandidates(s, zMax)

@@ -360,9 +360,12 @@ func (t *rowThreads) run(job rangeJob, used int) {
 }
 
 // threadedSampler is a distribution whose sampling can use a rowThreads;
-// setThreads hands it the pool (nil: none) for a population of λ.
+// setThreads hands it the pool (nil: none) for a population of λ, and
+// drawsAhead reports whether its sampling of a population of λ splits, so
+// that the pool draws the next generation's deviates (Optimizer.drawAhead).
 type threadedSampler interface {
 	setThreads(t *rowThreads, lambda int)
+	drawsAhead(lambda int) bool
 }
 
 // startThreads gives the optimizer the pool Config.Threads asks for
@@ -429,13 +432,10 @@ func (o *Optimizer) releaseThreads() {
 }
 
 // drawsAhead reports whether the pool draws the deviates of the next
-// generation (drawAhead): for the full matrix from threadMinN, where its
-// sampling splits, and for the limited memory where its passes split.
+// generation (drawAhead): where the distribution's sampling splits.
 func (o *Optimizer) drawsAhead() bool {
-	if d, ok := o.dist.(*lowRank); ok {
-		return d.drawsAhead(o.pop.lambda)
-	}
-	return o.direct == nil && o.pop.n >= threadMinN
+	ts, ok := o.dist.(threadedSampler)
+	return ok && ts.drawsAhead(o.pop.lambda)
 }
 
 // drawAhead hands the pool the deviates of the next generation, drawn from
