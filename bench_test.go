@@ -173,9 +173,32 @@ func BenchmarkGenerationLMMAThreads(b *testing.B) {
 	}
 }
 
-func benchLMMA(b *testing.B, n, threads int) {
+// BenchmarkRunStartLMMAThreads is BenchmarkGenerationLMMAThreads at the
+// start of a run, with the default path rate: the slots in use are the
+// fast ring's and one slow slot (k = FastMemory + 2), which the slow
+// windows ((n + 4)/4 generations long) add to slowly, so that the passes
+// are about a sixth of the steady state's and split only at larger n
+// (from about n = 2.5·10⁴ with the default thresholds); the deviates are
+// the same λ·n.
+func BenchmarkRunStartLMMAThreads(b *testing.B) {
+	for _, n := range []int{4000, 10000, 100000} {
+		for _, threads := range []int{1, 2} {
+			b.Run(fmt.Sprintf("n=%d/threads=%d", n, threads), func(b *testing.B) { benchLMMARun(b, n, threads, false) })
+		}
+	}
+}
+
+func benchLMMA(b *testing.B, n, threads int) { benchLMMARun(b, n, threads, true) }
+
+// benchLMMARun times LMMA's generations at n, in the steady state (all
+// slots in use, filled at a path rate of 1/2 before the timing) or from
+// the start of a run at the default rates.
+func benchLMMARun(b *testing.B, n, threads int, steady bool) {
 	cfg := mmaes.DefaultConfig(n)
-	cfg.Update, cfg.C, cfg.Threads = mmaes.LMMA, 0.5, threads
+	cfg.Update, cfg.Threads = mmaes.LMMA, threads
+	if steady {
+		cfg.C = 0.5
+	}
 	cfg.TolFun, cfg.TolX, cfg.MaxGenerations, cfg.MaxCondition, cfg.Endless = 0, 0, 0, 0, true
 	o, err := mmaes.New(cfg)
 	if err != nil {
@@ -195,8 +218,10 @@ func benchLMMA(b *testing.B, n, threads int) {
 			b.Fatal(err)
 		}
 	}
-	for range 2*par.Memory + 4 {
-		gen()
+	if steady {
+		for range 2*par.Memory + 4 {
+			gen()
+		}
 	}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -204,6 +229,8 @@ func benchLMMA(b *testing.B, n, threads int) {
 	}
 	sec := b.Elapsed().Seconds() / float64(b.N)
 	b.ReportMetric(sec*1e9, "ns/generation")
-	b.ReportMetric(4*k*lambda*nf/sec/1e9, "GFLOP/s")
-	b.ReportMetric(8*(2*k+4*lambda)*nf/sec/1e9, "GB/s")
+	if steady { // k pairs in use
+		b.ReportMetric(4*k*lambda*nf/sec/1e9, "GFLOP/s")
+		b.ReportMetric(8*(2*k+4*lambda)*nf/sec/1e9, "GB/s")
+	}
 }

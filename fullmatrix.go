@@ -209,7 +209,11 @@ func (d *fullMatrix) setThreads(t *rowThreads, lambda int) {
 
 // drawsAhead reports whether the sampling splits (from threadMinN), so
 // that the pool draws the next generation's deviates.
-func (d *fullMatrix) drawsAhead(int) bool { return d.n >= threadMinN }
+func (d *fullMatrix) drawsAhead(lambda int) bool { return d.samplingSplits(lambda) }
+
+// samplingSplits reports whether this generation's sampling splits: from
+// threadMinN, every generation.
+func (d *fullMatrix) samplingSplits(int) bool { return d.n >= threadMinN }
 
 // sample computes Ã·z_i for the population with one kernel call, applying
 // the pending update in the same pass, and scales the results by s.

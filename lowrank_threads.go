@@ -39,6 +39,11 @@ func (d *lowRank) drawsAhead(lambda int) bool {
 	return d.splits(d.slots(), lambda)
 }
 
+// samplingSplits reports whether the passes of this generation's sampling
+// split: with the slots in use now, which grow from the fast ring's over
+// the run's first windows.
+func (d *lowRank) samplingSplits(lambda int) bool { return d.splits(max(d.k, 1), lambda) }
+
 // lowRankDrawsAhead is drawsAhead for cfg, before the distribution exists
 // (runMemory counts the buffer).
 func lowRankDrawsAhead(cfg *Config, lambda int) bool {

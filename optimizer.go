@@ -79,7 +79,9 @@ func (o *Optimizer) Ask() [][]float64 {
 	if !o.asked {
 		restarted := false
 		for !o.sample() {
-			// A non-finite candidate ends the run: restart or stop.
+			// A non-finite candidate ends the run: restart or stop, the
+			// deviates drawn ahead (drawAheadEarly) dropped.
+			o.dropDeviates()
 			r := NumericalBreakdown
 			if o.canRestart() {
 				r = o.restart(r)
@@ -96,7 +98,9 @@ func (o *Optimizer) Ask() [][]float64 {
 		}
 		o.asked = true
 		o.pop.evalDone = 0
-		o.drawAhead()
+		if !o.ahead { // not handed out during the sampling already
+			o.drawAhead()
+		}
 	}
 	if o.fix != nil {
 		return o.fix.xs[:o.pop.lambda]
@@ -112,6 +116,7 @@ func (o *Optimizer) sample() bool {
 	if !o.takeDeviates() {
 		fillNormal(o.src, p.z)
 	}
+	o.drawAheadEarly()
 	// The full matrix at small n: sampling and placement in one kernel
 	// call where the kernel has it (the same bits as the calls below).
 	if d, ok := o.dist.(*fullMatrix); ok && o.inj == nil && o.margin == nil && d.threads == nil && kernel.StepFused(d.n) {

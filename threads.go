@@ -360,12 +360,16 @@ func (t *rowThreads) run(job rangeJob, used int) {
 }
 
 // threadedSampler is a distribution whose sampling can use a rowThreads;
-// setThreads hands it the pool (nil: none) for a population of λ, and
-// drawsAhead reports whether its sampling of a population of λ splits, so
-// that the pool draws the next generation's deviates (Optimizer.drawAhead).
+// setThreads hands it the pool (nil: none) for a population of λ;
+// drawsAhead reports whether its sampling of a population of λ splits (in
+// a run's steady state), so that the pool draws the next generation's
+// deviates (Optimizer.drawAhead) and the optimizer holds their buffer; and
+// samplingSplits whether the current generation's sampling splits, which
+// decides when the pool draws them (Optimizer.drawAheadEarly).
 type threadedSampler interface {
 	setThreads(t *rowThreads, lambda int)
 	drawsAhead(lambda int) bool
+	samplingSplits(lambda int) bool
 }
 
 // startThreads gives the optimizer the pool Config.Threads asks for
@@ -453,6 +457,20 @@ func (o *Optimizer) drawAhead() {
 	t := o.threads
 	t.fill = fillJob{src: *o.src, z: o.spareZ[:len(o.pop.z)]}
 	o.ahead = t.start(&t.fill)
+}
+
+// drawAheadEarly hands the pool the next generation's deviates (drawAhead)
+// as soon as this generation's are drawn, where this generation's sampling
+// does not split: the pool is idle while the caller computes it, and the
+// deviates are drawn meanwhile instead of while the caller evaluates and
+// tells alone (at n = 10⁴ the draw takes as long as the evaluation and
+// the tell together, and the pool parks between). Where the sampling
+// splits, Ask hands them out after it (the pool would otherwise draw
+// before it takes its share of the sampling).
+func (o *Optimizer) drawAheadEarly() {
+	if ts, ok := o.dist.(threadedSampler); ok && o.threads != nil && !ts.samplingSplits(o.pop.lambda) {
+		o.drawAhead()
+	}
 }
 
 // takeDeviates makes the deviates drawAhead drew the population's z, and

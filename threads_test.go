@@ -218,9 +218,24 @@ func TestThreadsInvalid(t *testing.T) {
 // middle, and allocate nothing a generation. The thresholds are lowered so
 // that n = 3000 splits every pass from the first generation into up to 4
 // ranges of columns (windows of 2 generations fill the memory as the run
-// goes; MinStd scans the row norms every generation).
+// goes; MinStd scans the row norms every generation), or, in
+// "sampling-late", only once 25 slots are in use (about generation 35),
+// the pool drawing the next deviates during the sampling before.
 func TestThreadsLMMA(t *testing.T) {
-	defer mmaes.SetLowRankSplit(1<<12, 512)()
+	t.Run("every-pass", func(t *testing.T) {
+		defer mmaes.SetLowRankSplit(1<<12, 512)()
+		testThreadsLMMA(t, false)
+	})
+	t.Run("sampling-late", func(t *testing.T) {
+		defer mmaes.SetLowRankSplit(1<<22, 512)()
+		testThreadsLMMA(t, true)
+	})
+}
+
+// testThreadsLMMA is TestThreadsLMMA at the split thresholds set; early
+// says whether runs with a pool draw deviates during the sampling in some
+// generations and not in others.
+func testThreadsLMMA(t *testing.T, early bool) {
 	const n, gens = 3000, 50
 	run := func(threads, switchTo int) ([]float64, []float64, float64) {
 		cfg := startConfig(n, mmaes.LMMA, 7)
@@ -229,7 +244,8 @@ func TestThreadsLMMA(t *testing.T) {
 		o := mustNew(t, cfg)
 		defer o.Close()
 		fit := make([]float64, o.Lambda())
-		var xsum []float64 // a hash of every candidate's bits, each generation
+		var xsum []float64     // a hash of every candidate's bits, each generation
+		during, pooled := 0, 0 // generations that draw during their sampling, that have a pool
 		for o.Reason() == mmaes.NotStopped {
 			if o.Generation() == gens/2 && switchTo != threads {
 				if err := o.Reconfigure(func(c *mmaes.Config) { c.Threads = switchTo }); err != nil {
@@ -237,6 +253,12 @@ func TestThreadsLMMA(t *testing.T) {
 				}
 			}
 			xs := o.Ask()
+			if mmaes.DrawsAheadEarly(o) {
+				during++
+			}
+			if o.Config().Threads > 1 {
+				pooled++
+			}
 			var h uint64
 			for i, x := range xs {
 				fit[i] = ellipsoid(x)
@@ -251,6 +273,11 @@ func TestThreadsLMMA(t *testing.T) {
 		}
 		if o.Reason() != mmaes.MaxGenerationsReached {
 			t.Fatalf("stopped by %v", o.Reason())
+		}
+		// With early, the generations with a pool draw during their
+		// sampling until about generation 35, after it not.
+		if pooled > 0 && early && (during == 0 || switchTo > 1 && during == pooled) || !early && during > 0 {
+			t.Errorf("Threads %d, then %d: %d of the %d generations with a pool drew during their sampling", threads, switchTo, during, pooled)
 		}
 		// The row norms (from the Gram matrix) in the last values.
 		xsum = append(xsum, o.StdDevs(nil)...)
@@ -353,23 +380,44 @@ func TestCloseFreesThreads(t *testing.T) {
 	runtime.KeepAlive(o)
 }
 
-// TestThreadsDrawAhead checks the deviates a pool draws ahead (while the
-// caller evaluates a generation, for the next one) against a run on one
-// goroutine, bit for bit, where something else moves the generator or the
-// population first: BIPOP restarts, whose small runs draw their σ and λ from
-// the generator (at least one keeps the λ of the run before, so the drawn
+// TestThreadsDrawAhead checks the deviates a pool draws ahead (for the
+// next generation, while the caller evaluates one, or while it samples it
+// where the sampling does not split) against a run on one goroutine, bit
+// for bit, where something else moves the generator or the population
+// first: BIPOP restarts, whose small runs draw their σ and λ from the
+// generator (at least one keeps the λ of the run before, so the drawn
 // deviates fit the population and must still be dropped), checkpoints
 // taken while the deviates are being drawn and restored into an optimizer
 // with a pool, and a Close in the middle; for the full matrix and for the
-// limited memory (its thresholds lowered so that its passes split).
+// limited memory, its thresholds lowered so that its passes split, or so
+// that they split only once more slots are in use (or at the larger λ of
+// BIPOP's large runs) and the deviates are drawn during the sampling.
 func TestThreadsDrawAhead(t *testing.T) {
-	defer mmaes.SetLowRankSplit(1<<12, 512)()
-	for _, u := range []mmaes.Update{mmaes.MMA, mmaes.LMMA} {
-		t.Run(fmt.Sprint(u), func(t *testing.T) { testThreadsDrawAhead(t, u) })
+	for _, tc := range []struct {
+		name  string
+		u     mmaes.Update
+		split float64 // the fewest flops of a limited-memory pass that split
+		early bool    // whether generations draw during their sampling
+	}{
+		{"MMA", mmaes.MMA, 1 << 12, false},
+		{"LMMA", mmaes.LMMA, 1 << 12, false},
+		{"LMMA-early", mmaes.LMMA, 1 << 19, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func() { t.Logf("ZZ") }()
+			defer mmaes.SetLowRankSplit(tc.split, 512)()
+			early := testThreadsDrawAhead(t, tc.u)
+			t.Logf("early %d", early)
+			if (early > 0) != tc.early {
+				t.Errorf("%d generations drew the next one's deviates during their sampling, want some: %v", early, tc.early)
+			}
+		})
 	}
 }
 
-func testThreadsDrawAhead(t *testing.T, u mmaes.Update) {
+// testThreadsDrawAhead returns the generations of the run with a pool
+// whose next deviates were drawn during their sampling.
+func testThreadsDrawAhead(t *testing.T, u mmaes.Update) (early int) {
 	run := func(threads int) (res mmaes.Result, mean []float64, hashes []uint64, sameLambda int) {
 		cfg := startConfig(520, u, 3)
 		cfg.Threads, cfg.Restart = threads, mmaes.BIPOP
@@ -388,6 +436,9 @@ func testThreadsDrawAhead(t *testing.T, u mmaes.Update) {
 				sameLambda++
 			}
 			lastLambda, lastRestarts = len(xs), o.Restarts()
+			if mmaes.DrawsAheadEarly(o) {
+				early++
+			}
 			switch g := o.Generation(); {
 			case g%5 == 2:
 				// A checkpoint of the asked generation, restored into an
@@ -446,4 +497,5 @@ func testThreadsDrawAhead(t *testing.T, u mmaes.Update) {
 	if j := firstDiff(mean, wantMean); j >= 0 {
 		t.Errorf("Threads 2: mean[%d] = %v, one goroutine %v", j, mean[j], wantMean[j])
 	}
+	return early
 }
