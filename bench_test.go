@@ -181,7 +181,7 @@ func BenchmarkGenerationLMMAThreads(b *testing.B) {
 // (from about n = 2.5·10⁴ with the default thresholds); the deviates are
 // the same λ·n.
 func BenchmarkRunStartLMMAThreads(b *testing.B) {
-	for _, n := range []int{4000, 10000, 100000} {
+	for _, n := range []int{4000, 10000, 100000, 1000000} {
 		for _, threads := range []int{1, 2} {
 			b.Run(fmt.Sprintf("n=%d/threads=%d", n, threads), func(b *testing.B) { benchLMMARun(b, n, threads, false) })
 		}

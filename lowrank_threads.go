@@ -67,11 +67,14 @@ func (d *lowRank) dotRows(dst, a []float64, ka int, b []float64, kb, n int) {
 
 // combineRows is kernel.CombineRows with the distribution's diagonal and
 // its d.k pairs, split by ranges of columns over the pool when it pays
-// (kernel.CombineRowsRange: every element is one chain, the same bits).
+// (kernel.CombineRowsRange: every element is one chain, the same bits),
+// except a single row (y_w) while the pool draws the next deviates: split,
+// it would wait for the draw before sharing the pass, which the caller
+// alone finishes sooner.
 func (d *lowRank) combineRows(x, m []float64, sigma float64, z []float64, k int, c []float64) {
 	n, kp := d.n, d.k
 	p := d.p[:kp*n]
-	if d.splits(max(kp, 1), k) {
+	if d.splits(max(kp, 1), k) && !(k == 1 && d.threads.drawing()) {
 		if used := d.threads.split(n, lowRankColAlign, lowRankThreadCols); used >= 2 {
 			d.comb = combineJob{x: x, m: m, sigma: sigma, s: d.sd, z: z, k: k, n: n, p: p, kp: kp, c: c}
 			d.threads.run(&d.comb, used)

@@ -324,6 +324,11 @@ func (t *rowThreads) start(job rangeJob) bool {
 	return true
 }
 
+// drawing reports whether the job start handed out is still running.
+func (t *rowThreads) drawing() bool {
+	return t != nil && t.async && t.pending.Load() != 0
+}
+
 // wait returns when the job start handed out is done (at once without
 // one).
 func (t *rowThreads) wait() {
