@@ -473,7 +473,10 @@ func (o *Optimizer) drawAhead() {
 // splits, Ask hands them out after it (the pool would otherwise draw
 // before it takes its share of the sampling).
 func (o *Optimizer) drawAheadEarly() {
-	if ts, ok := o.dist.(threadedSampler); ok && o.threads != nil && !ts.samplingSplits(o.pop.lambda) {
+	if o.threads == nil {
+		return
+	}
+	if ts, ok := o.dist.(threadedSampler); ok && !ts.samplingSplits(o.pop.lambda) {
 		o.drawAhead()
 	}
 }
