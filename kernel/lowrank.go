@@ -18,26 +18,27 @@ import "unsafe"
 const dotRowsBlock = 256
 
 // CombineRowsBlock returns the number of columns CombineRows handles per
-// step for kp stored vectors p of length n (and more than one row of x):
-// the panel of the kp rows of p stays in L2 while every row of the
-// population meets it, and each row of the population is a long sequential
-// stream. It is the widest multiple of 128 columns, at most 1024, whose
-// panel fits in three quarters of L2Bytes, two panels where the call asks
-// for the next block's panel ahead (kp·n of at least 2^21 elements); at
-// least 256 (narrower panels measured slower: the population's streams
-// then break every few hundred bytes). The result of CombineRows does not
-// depend on it (each element is one chain).
-func CombineRowsBlock(kp, n int) int {
-	return combineRowsBlockFor(kp, n, l2Bytes)
+// step for kp stored vectors p of length n and k rows of x (k > 1): the
+// panel of the kp rows of p stays in L2 while every row of the population
+// meets it, and each row of the population is a long sequential stream.
+// It is the widest multiple of 128 columns, at most 1024, whose panel fits
+// in three quarters of L2Bytes, two panels where the call streams (the
+// stored vectors and the population, (kp+k)·n, at least 2^21 elements: it
+// asks for the next block's panel ahead); at least 256 (narrower panels
+// measured slower: the population's streams then break every few hundred
+// bytes). The result of CombineRows does not depend on it (each element
+// is one chain).
+func CombineRowsBlock(kp, k, n int) int {
+	return combineRowsBlockFor(kp, k, n, l2Bytes)
 }
 
 // combineRowsBlockFor is CombineRowsBlock for an L2 of l2 bytes.
-func combineRowsBlockFor(kp, n, l2 int) int {
+func combineRowsBlockFor(kp, k, n, l2 int) int {
 	if kp <= 0 {
 		return combineBlockMax
 	}
 	perColumn := 8 // bytes of a column of a panel, per stored vector
-	if mulOverflows(kp, n) || kp*n >= prefetchMin {
+	if combineStreams(kp, k, n) {
 		perColumn = 16 // two panels
 	}
 	fit := l2 / 4 * 3 / perColumn // columns × stored vectors that fit
@@ -47,17 +48,27 @@ func combineRowsBlockFor(kp, n, l2 int) int {
 	return min(combineBlockMax, max(combineBlockMin, fit/kp&^127))
 }
 
+// combineStreams reports whether CombineRows over kp stored vectors and k
+// rows of n streams them from memory: together at least prefetchMin
+// elements (or more than an int counts). It then asks for the next
+// block's panel of p and the population's rows ahead, and writes x with
+// non-temporal stores where x is aligned for them.
+func combineStreams(kp, k, n int) bool {
+	return mulOverflows(max(kp, 0)+max(k, 0), n) || (kp+k)*n >= prefetchMin
+}
+
 // combineBlockMin and combineBlockMax bound CombineRowsBlock.
 const (
 	combineBlockMin = 256
 	combineBlockMax = 1024
 )
 
-// prefetchMin is the fewest elements (16 MiB) of the stored vectors (and,
-// for DotRows, the population) for which DotRows and CombineRows ask for
-// the next block's rows ahead of time, on the paths that prefetch: below it
-// they stay in the last-level cache of the CPUs measured
-// (docs/large-scale.md, Speed), and the prefetches only take load slots.
+// prefetchMin is the fewest elements (16 MiB) of the stored vectors and
+// the population together for which DotRows and CombineRows ask for the
+// next block's rows ahead of time, on the paths that prefetch (and
+// CombineRows writes x with non-temporal stores): below it they stay in
+// the last-level cache of the CPUs measured (docs/large-scale.md, Speed),
+// and the prefetches only take load slots.
 const prefetchMin = 1 << 21
 
 // combineRowBlock is the number of columns CombineRows handles per step
@@ -193,7 +204,7 @@ func CombineRowsRange(x, m []float64, sigma float64, s, z []float64, k, n int, p
 	if overlaps(x, z) || overlaps(x, m) || overlaps(x, s) || overlaps(x, p) || overlaps(x, c) {
 		panic("kernel: x overlaps an input")
 	}
-	block := CombineRowsBlock(kp, n)
+	block := CombineRowsBlock(kp, k, n)
 	if k == 1 {
 		block = combineRowBlock // a single row: a pass of combineRowTerms terms at a time
 	}
@@ -208,7 +219,7 @@ func CombineRowsRange(x, m []float64, sigma float64, s, z []float64, k, n int, p
 			mc = m[c0:]
 		}
 		ahead := 0
-		if c0+w < j1 && kp*n >= prefetchMin {
+		if c0+w < j1 && combineStreams(kp, k, n) {
 			ahead = w
 		}
 		combineRows(x[c0:], mc, sigma, s[c0:], z[c0:], k, w, n, pc, kp, c, ahead)

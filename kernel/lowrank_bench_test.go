@@ -40,9 +40,10 @@ func BenchmarkCombineRows(b *testing.B) {
 }
 
 // lowRankShapes are (k, λ, n) of the limited memory's defaults:
-// k = Memory + 1 = 2·(4 + ⌊3 ln n⌋) + 1, λ = 4 + ⌊3 ln n⌋.
+// k = Memory + 1 = 2·(4 + ⌊3 ln n⌋) + 1, λ = 4 + ⌊3 ln n⌋, all slots in
+// use; and at n = 10⁵ as a run starts, k = FastMemory + 2 = 11.
 func lowRankShapes() [][3]int {
-	return [][3]int{{49, 24, 1000}, {63, 31, 10000}, {77, 38, 100000}}
+	return [][3]int{{49, 24, 1000}, {63, 31, 10000}, {77, 38, 100000}, {11, 38, 100000}}
 }
 
 // BenchmarkCombineRowsOne times CombineRows for a single row against all

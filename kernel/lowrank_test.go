@@ -305,9 +305,10 @@ func TestLowRankMisuse(t *testing.T) {
 	}
 }
 
-// TestCombineRowsStreaming runs CombineRows on stored vectors too large to
-// stay in the caches, where the AVX-512 path asks for the next block's
-// panel of p ahead: every SIMD path computes each element as the chain of
+// TestCombineRowsStreaming runs CombineRows on stored vectors, or stored
+// vectors and a population, too large to stay in the caches, where the
+// AVX-512 path asks for the next block's panel of p ahead and writes x
+// with non-temporal stores: every SIMD path computes each element as the chain of
 // fused multiply-adds the documentation gives, so the result must be that
 // chain's bits exactly (the generic path, which may round each product, is
 // checked by TestCombineRows). The blocks follow the L2 size
@@ -316,9 +317,14 @@ func TestLowRankMisuse(t *testing.T) {
 func TestCombineRowsStreaming(t *testing.T) {
 	l2 := l2Bytes
 	t.Cleanup(func() { l2Bytes = l2 })
-	for _, sh := range []struct{ k, kp int }{{7, 8}, {8, 80}} {
+	// The stored vectors alone past prefetchMin, or only with the
+	// population ({40, 8}: as a run of the limited memory starts).
+	for _, sh := range []struct {
+		k, kp, over int
+		alone       bool // kp·n reaches prefetchMin
+	}{{7, 8, 8, true}, {8, 80, 80, true}, {40, 8, 48, false}} {
 		k, kp := sh.k, sh.kp
-		n := (prefetchMin/kp + 47) &^ 7 // rows 64-byte aligned, not a whole number of blocks
+		n := (prefetchMin/sh.over + 47) &^ 7 // rows 64-byte aligned, not a whole number of blocks
 		r := rand.New(rand.NewPCG(3, 9))
 		p, z := genVec(r, kp*n, kindUniform), genVec(r, k*n, kindUniform)
 		m, s, c := genVec(r, n, kindUniform), genVec(r, n, kindUniform), genVec(r, k*kp, kindUniform)
@@ -342,8 +348,8 @@ func TestCombineRowsStreaming(t *testing.T) {
 		}
 		blocks := map[int]bool{}
 		for _, l2Bytes = range []int{32 << 10, 256 << 10, 1 << 20, 2 << 20} {
-			block := CombineRowsBlock(kp, n)
-			if kp*n < prefetchMin || n%block == 0 {
+			block := CombineRowsBlock(kp, k, n)
+			if !combineStreams(kp, k, n) || (kp*n >= prefetchMin) != sh.alone || n%block == 0 {
 				t.Fatalf("shape %d×%d, blocks of %d: does not reach the streaming blocks", kp, n, block)
 			}
 			blocks[block] = true
@@ -367,24 +373,26 @@ func TestCombineRowsStreaming(t *testing.T) {
 }
 
 // TestCombineRowsBlock checks the blocks' widths against the L2 sizes by
-// hand: 3/4 of L2 over one panel of kp rows (two where the call prefetches,
-// kp·n ≥ 2^21), in multiples of 128 columns within [256, 1024].
+// hand: 3/4 of L2 over one panel of kp rows (two where the call streams,
+// (kp+k)·n ≥ 2^21), in multiples of 128 columns within [256, 1024].
 func TestCombineRowsBlock(t *testing.T) {
-	for _, tc := range []struct{ kp, n, l2, want int }{
-		{77, 100000, 1 << 20, 512},         // 786 432 / (2·77·8) = 638
-		{91, 1000000, 1 << 20, 512},        // 786 432 / 1456 = 540
-		{63, 10000, 1 << 20, 1024},         // one panel: 786 432 / 504 = 1560
-		{49, 100000, 1 << 20, 896},         // 786 432 / 784 = 1003
-		{77, 100000, 2 << 20, 1024},        // 1276
-		{77, 100000, 512 << 10, 256},       // 319
-		{300, 100000, 1 << 20, 256},        // 163, raised to the floor
-		{0, 100, 1 << 20, 1024},            // no stored vectors
-		{1, 3, 0, 256},                     // no L2: the floor
-		{math.MaxInt / 3, 4, 1 << 20, 256}, // kp·n overflows: the floor, no division by 0
-		{-3, 100, 1 << 20, 1024},           // no stored vectors
+	for _, tc := range []struct{ kp, k, n, l2, want int }{
+		{77, 38, 100000, 1 << 20, 512},        // 786 432 / (2·77·8) = 638
+		{91, 45, 1000000, 1 << 20, 512},       // 786 432 / 1456 = 540
+		{63, 31, 10000, 1 << 20, 1024},        // one panel ((63+31)·10⁴ < 2^21): 786 432 / 504 = 1560
+		{49, 24, 100000, 1 << 20, 896},        // 786 432 / 784 = 1003
+		{70, 34, 25000, 1 << 20, 640},         // kp·n below 2^21, (kp+k)·n above: two panels, 702
+		{70, 2, 25000, 1 << 20, 1024},         // (kp+k)·n below: one panel, 1404
+		{77, 38, 100000, 2 << 20, 1024},       // 1276
+		{77, 38, 100000, 512 << 10, 256},      // 319
+		{300, 38, 100000, 1 << 20, 256},       // 163, raised to the floor
+		{0, 38, 100, 1 << 20, 1024},           // no stored vectors
+		{1, 2, 3, 0, 256},                     // no L2: the floor
+		{math.MaxInt / 3, 2, 4, 1 << 20, 256}, // (kp+k)·n overflows: the floor, no division by 0
+		{-3, 2, 100, 1 << 20, 1024},           // no stored vectors
 	} {
-		if got := combineRowsBlockFor(tc.kp, tc.n, tc.l2); got != tc.want {
-			t.Errorf("kp=%d n=%d L2=%d: %d columns, want %d", tc.kp, tc.n, tc.l2, got, tc.want)
+		if got := combineRowsBlockFor(tc.kp, tc.k, tc.n, tc.l2); got != tc.want {
+			t.Errorf("kp=%d k=%d n=%d L2=%d: %d columns, want %d", tc.kp, tc.k, tc.n, tc.l2, got, tc.want)
 		}
 	}
 }

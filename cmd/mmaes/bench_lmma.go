@@ -38,7 +38,7 @@ func benchLMMA(w io.Writer, dims []int, reps int, peak float64) {
 			m += par.FastMemory + 1
 		}
 		k, lambda, nf := float64(m+1), float64(par.Lambda), float64(n)
-		blocks = append(blocks, fmt.Sprintf("n = %d: %d", n, kernel.CombineRowsBlock(m+1, n)))
+		blocks = append(blocks, fmt.Sprintf("n = %d: %d", n, kernel.CombineRowsBlock(m+1, par.Lambda, n)))
 		runtime.GC()
 		runtime.ReadMemStats(&m1)
 		heap := float64(m1.HeapAlloc) - float64(m0.HeapAlloc) - float64(8*par.Lambda)
