@@ -3,6 +3,7 @@ package mmaes_test
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/mmaes-go/mmaes"
 	"github.com/mmaes-go/mmaes/kernel"
@@ -85,6 +86,45 @@ func BenchmarkGenerationThreads(b *testing.B) {
 				cfg.Threads = threads
 				b.SetBytes(int64(8 * n * n))
 				benchGenerations(b, cfg, sphere)
+			})
+		}
+	}
+}
+
+// BenchmarkGenerationThreadsObjective is BenchmarkGenerationThreads at
+// n = 1024 with an objective that takes the given time a generation (a
+// busy wait after the sphere: the caller evaluating, as a service's
+// objective would), reporting the optimizer's time a generation without
+// it: whether the pool's goroutines are still spinning when the next
+// generation hands them its share (docs/performance.md, Threads).
+func BenchmarkGenerationThreadsObjective(b *testing.B) {
+	for _, eval := range []time.Duration{0, 400 * time.Microsecond, 800 * time.Microsecond} {
+		for _, threads := range []int{1, 2} {
+			b.Run(fmt.Sprintf("n=1024/objective=%v/threads=%d", eval, threads), func(b *testing.B) {
+				cfg := mmaes.DefaultConfig(1024)
+				cfg.Threads = threads
+				cfg.TolFun, cfg.TolX, cfg.MaxGenerations, cfg.MaxCondition, cfg.Endless = 0, 0, 0, 0, true
+				o, err := mmaes.New(cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer o.Close()
+				fit := make([]float64, o.Lambda())
+				var spent time.Duration // in the objective
+				for b.Loop() {
+					xs := o.Ask()
+					t0 := time.Now()
+					for i, x := range xs {
+						fit[i] = sphere(x)
+					}
+					for time.Since(t0) < eval {
+					}
+					spent += time.Since(t0)
+					if err := o.Tell(fit); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64((b.Elapsed()-spent).Nanoseconds())/float64(b.N), "ns/optimizer")
 			})
 		}
 	}

@@ -290,18 +290,22 @@ type Config struct {
 	// matrix of its row norms, each once it is about 17 Mflop (from n ≈
 	// 8000 at the default Memory). The rest of a generation stays on the
 	// calling goroutine; where the sampling splits (the full matrix from
-	// n = 512, LMMA where its passes do), the normal deviates of the next
-	// generation are drawn by one of the goroutines while the caller
-	// evaluates this one and tells it (λ·n more floats), from a copy of
-	// the generator that a restart discards. Every element is computed
-	// as on one goroutine, so the run is bit for bit the same for every
-	// Threads. New starts Threads − 1 goroutines that live with the
-	// optimizer (none per generation; Close or the optimizer's collection
-	// ends them). After its share of a generation each of them waits for
-	// the next one spinning for up to 100 µs (yielding the processor every
-	// few hundred checks) before it parks, so that a generation need not
-	// wake it. Threads is not part of a checkpoint: UnmarshalBinary keeps
-	// the receiver's.
+	// n = 512, LMMA where its passes do once all its slots are in use),
+	// the normal deviates of the next generation are drawn by one of the
+	// goroutines while the caller evaluates this one and tells it (or,
+	// where this generation's passes do not split yet, while it computes
+	// them) (λ·n more floats), from a copy of the generator that a restart
+	// discards. Every element is computed as on one goroutine, so the run
+	// is bit for bit the same for every Threads. New starts Threads − 1
+	// goroutines that live with the optimizer (none per generation; Close
+	// or the optimizer's collection ends them). After its share of a
+	// generation each of them waits for the next one spinning (yielding
+	// the processor every few hundred checks) before it parks, so that a
+	// generation need not wake it (which takes 10–200 µs, depending on the
+	// machine): for 1.5 times the longest wait it met over its last few
+	// hand-outs (the evaluation of a generation's candidates, mostly), at
+	// least 100 µs, and for 100 µs where that would exceed 1 ms. Threads
+	// is not part of a checkpoint: UnmarshalBinary keeps the receiver's.
 	Threads int
 
 	// MaxMemory bounds the bytes an optimizer allocates (A, the

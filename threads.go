@@ -2,6 +2,7 @@ package mmaes
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -29,12 +30,33 @@ const threadRangesPer = 2
 const threadMinRows = 64
 
 // threadSpin is how long a goroutine of the pool that has finished its
-// ranges waits, spinning, for the next generation before it parks: a
-// parked goroutine takes 10–30 µs to wake (a futex through the
-// hypervisor), as long as the serial part of a generation at n = 1024.
-// The spinning yields the processor (runtime.Gosched) every few hundred
-// checks, so other goroutines still run.
-const threadSpin = 100 * time.Microsecond
+// ranges waits at least, spinning, for the next call before it parks: a
+// parked goroutine takes 10–30 µs to wake on some machines (a futex
+// through the hypervisor), as long as the serial part of a generation at
+// n = 1024, and about 190 µs on others (its processor halted; the waker
+// spends 30 µs in the system call), longer than many objectives take to
+// evaluate a population (docs/performance.md, Threads). So a helper spins
+// for 1.5 times the longest gap it met before its last few calls (from
+// finishing its work to the next hand-out), at least threadSpin, as long
+// as that is at most threadSpinMax; beyond, it spins threadSpin:
+// spinning through gaps that long would waste more of its processor than
+// the wake costs (spinLimit). The spinning yields the processor
+// (runtime.Gosched) every few hundred checks, so other goroutines (an
+// objective evaluated in parallel) still run.
+const (
+	threadSpin    = 100 * time.Microsecond
+	threadSpinMax = time.Millisecond
+)
+
+// spinLimit returns how long a helper spins for the next call when the
+// longest gap before its recent calls had the given length (see
+// threadSpin).
+func spinLimit(gap time.Duration) time.Duration {
+	if s := gap + gap/2; s <= threadSpinMax {
+		return max(threadSpin, s)
+	}
+	return threadSpin
+}
 
 // threadYield is the number of spinning checks between two yields.
 const threadYield = 256
@@ -65,8 +87,8 @@ func checkThreads(cfg *Config, _ *Params) error {
 // once.
 //
 // A call hands work to a helper that is spinning (it finished the last
-// call less than threadSpin ago) by compare-and-swap on its state, and to
-// a parked one through its channel; the caller computes ranges too, then
+// call less than its spin ago: spinLimit) by compare-and-swap on its
+// state, and to a parked one through its channel; the caller computes ranges too, then
 // waits, spinning, for the helpers' count to reach zero. One job, the next
 // generation's deviates, is handed to the first helper alone (start) and
 // waited for later (wait), while the caller evaluates the candidates.
@@ -139,6 +161,43 @@ func (j *fillJob) runRange(*rowThreads, int, int) { fillNormal(&j.src, j.z) }
 type poolHelper struct {
 	wake  chan struct{} // hands a call to the parked goroutine; closed by stop
 	state atomic.Int32  // helperParked, helperSpinning or helperClaimed
+
+	// idle is when it finished its last call (poolClock), spinFor how long
+	// it spins for the next one (spinLimit of the longest of the gaps
+	// before the last few calls, gaps: a generation hands out several,
+	// the long gap, while the caller evaluates, among short ones).
+	idle, spinFor atomic.Int64
+	gaps          [helperGaps]time.Duration // the caller's: handTo runs on it
+	nextGap       int
+}
+
+// noteGap records the gap before a call and returns how long the helper
+// spins after it: spinLimit of the longest of the last helperGaps gaps.
+func (h *poolHelper) noteGap(gap time.Duration) time.Duration {
+	h.gaps[h.nextGap] = gap
+	h.nextGap = (h.nextGap + 1) % helperGaps
+	return spinLimit(slices.Max(h.gaps[:]))
+}
+
+// helperGaps is the number of gaps a helper's spin is sized by: the
+// calls of a generation (the limited memory's two passes, y_w, the
+// deviates drawn ahead, a scan of the row norms).
+const helperGaps = 6
+
+// poolClock returns the monotonic time in nanoseconds since the package
+// started, for the helpers' gaps.
+func poolClock() int64 { return int64(time.Since(poolEpoch)) }
+
+var poolEpoch = time.Now()
+
+// handTo hands the call set up by handOut to helper h: by compare-and-swap
+// while it spins, through its channel once it parked; and sets how long it
+// spins after this call from the gap it waited for it.
+func (h *poolHelper) handTo() {
+	h.spinFor.Store(int64(h.noteGap(time.Duration(poolClock() - h.idle.Load()))))
+	if !h.state.CompareAndSwap(helperSpinning, helperClaimed) {
+		h.wake <- struct{}{} // parked: its channel is empty
+	}
 }
 
 const (
@@ -171,6 +230,7 @@ func (t *rowThreads) serve(h *poolHelper, w int) {
 	for range h.wake {
 		for {
 			t.drain(w)
+			h.idle.Store(poolClock())
 			h.state.Store(helperSpinning)
 			t.pending.Add(-1)
 			if !h.spin() && h.state.CompareAndSwap(helperSpinning, helperParked) {
@@ -181,10 +241,10 @@ func (t *rowThreads) serve(h *poolHelper, w int) {
 	}
 }
 
-// spin waits up to threadSpin for the helper to be claimed and reports
-// whether it was.
+// spin waits up to its spinFor (at least threadSpin) for the helper to be
+// claimed and reports whether it was.
 func (h *poolHelper) spin() bool {
-	deadline := time.Now().Add(threadSpin)
+	deadline := time.Now().Add(max(threadSpin, time.Duration(h.spinFor.Load())))
 	for i := 1; ; i++ {
 		if h.state.Load() == helperClaimed {
 			return true
@@ -318,9 +378,7 @@ func (t *rowThreads) start(job rangeJob) bool {
 	t.wait()
 	t.handOut(job, 1, 1) // the caller's block is empty: the helper's is the range
 	t.async = true
-	if h := t.helpers[0]; !h.state.CompareAndSwap(helperSpinning, helperClaimed) {
-		h.wake <- struct{}{} // parked: its channel is empty
-	}
+	t.helpers[0].handTo()
 	return true
 }
 
@@ -351,9 +409,7 @@ func (t *rowThreads) run(job rangeJob, used int) {
 	helpers := min(len(t.helpers), used-1)
 	t.handOut(job, used, helpers)
 	for _, h := range t.helpers[:helpers] {
-		if !h.state.CompareAndSwap(helperSpinning, helperClaimed) {
-			h.wake <- struct{}{} // parked: its channel is empty
-		}
+		h.handTo()
 	}
 	t.drain(0)
 	for i := 1; t.pending.Load() != 0; i++ {

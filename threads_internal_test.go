@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestSplitRange checks splitRange's ranges for many sizes: they cover
@@ -140,6 +141,41 @@ func TestDrainBlocks(t *testing.T) {
 		pool.drain(w)
 		if got := fmt.Sprint(job.order); got != want {
 			t.Fatalf("4 ranges, 3 goroutines: goroutine %d alone computed %s, want %s", w, got, want)
+		}
+	}
+}
+
+// TestHelperSpin checks how long a helper spins after a call: 1.5 times
+// the longest of the gaps before its last 6 calls, at least 100 µs, and
+// 100 µs where that would exceed 1 ms; a generation's long gap (the
+// evaluation) among its short ones keeps the spin long until 6 short
+// gaps have passed.
+func TestHelperSpin(t *testing.T) {
+	us := func(v float64) time.Duration { return time.Duration(v * float64(time.Microsecond)) }
+	for _, tc := range []struct{ gap, want time.Duration }{
+		{0, us(100)}, {us(50), us(100)}, {us(66), us(100)}, {us(67), us(100.5)},
+		{us(400), us(600)}, {us(666), us(999)}, {us(667), us(100)}, {us(2000), us(100)},
+	} {
+		if got := spinLimit(tc.gap); got != tc.want {
+			t.Errorf("spinLimit(%v) = %v, want %v", tc.gap, got, tc.want)
+		}
+	}
+	var h poolHelper
+	// A generation of three calls: the long gap before its first.
+	for gen := 0; gen < 3; gen++ {
+		for i, gap := range []time.Duration{us(400), us(2), us(1)} {
+			if got := h.noteGap(gap); got != us(600) {
+				t.Fatalf("generation %d, call %d (gap %v): spin %v, want 600µs", gen, i, gap, got)
+			}
+		}
+	}
+	for i := 1; i <= 6; i++ {
+		want := us(600)
+		if i >= 4 { // the last gap of 400 µs leaves the last 6 with the 4th short one
+			want = us(100)
+		}
+		if got := h.noteGap(us(1)); got != want {
+			t.Errorf("short gap %d after the long ones: spin %v, want %v", i, got, want)
 		}
 	}
 }
