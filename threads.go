@@ -88,10 +88,11 @@ func checkThreads(cfg *Config, _ *Params) error {
 //
 // A call hands work to a helper that is spinning (it finished the last
 // call less than its spin ago: spinLimit) by compare-and-swap on its
-// state, and to a parked one through its channel; the caller computes ranges too, then
-// waits, spinning, for the helpers' count to reach zero. One job, the next
-// generation's deviates, is handed to the first helper alone (start) and
-// waited for later (wait), while the caller evaluates the candidates.
+// state, and to a parked one through its channel; the caller computes
+// ranges too, then waits, spinning, for the helpers' count to reach zero.
+// One job, the next generation's deviates, is handed to the first helper
+// alone (start) and waited for later (wait), while the caller evaluates
+// the candidates (or computes the sampling, where it does not split).
 type rowThreads struct {
 	helpers []*poolHelper
 	once    sync.Once
@@ -162,10 +163,10 @@ type poolHelper struct {
 	wake  chan struct{} // hands a call to the parked goroutine; closed by stop
 	state atomic.Int32  // helperParked, helperSpinning or helperClaimed
 
-	// idle is when it finished its last call (poolClock), spinFor how long
-	// it spins for the next one (spinLimit of the longest of the gaps
-	// before the last few calls, gaps: a generation hands out several,
-	// the long gap, while the caller evaluates, among short ones).
+	// idle is when it finished its last call (poolClock); spinFor how
+	// long it spins for the next one (noteGap: the longest of the gaps
+	// before its last calls, kept in gaps, as a generation hands out
+	// several calls with one long gap, the evaluation, among short ones).
 	idle, spinFor atomic.Int64
 	gaps          [helperGaps]time.Duration // the caller's: handTo runs on it
 	nextGap       int
