@@ -13,6 +13,5 @@ func SetLowRankSplit(flops float64, cols int) (restore func()) {
 // DrawsAheadEarly reports whether o's pool draws the next generation's
 // deviates during the sampling of the current one (drawAheadEarly).
 func DrawsAheadEarly(o *Optimizer) bool {
-	ts, ok := o.dist.(threadedSampler)
-	return ok && o.threads != nil && o.drawsAhead() && !ts.samplingSplits(o.pop.lambda)
+	return o.drawsDuringSampling() && o.drawsAhead()
 }

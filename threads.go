@@ -530,12 +530,19 @@ func (o *Optimizer) drawAhead() {
 // splits, Ask hands them out after it (the pool would otherwise draw
 // before it takes its share of the sampling).
 func (o *Optimizer) drawAheadEarly() {
-	if o.threads == nil {
-		return
-	}
-	if ts, ok := o.dist.(threadedSampler); ok && !ts.samplingSplits(o.pop.lambda) {
+	if o.drawsDuringSampling() {
 		o.drawAhead()
 	}
+}
+
+// drawsDuringSampling reports whether the optimizer has a pool and this
+// generation's sampling does not split (drawAheadEarly).
+func (o *Optimizer) drawsDuringSampling() bool {
+	if o.threads == nil {
+		return false
+	}
+	ts, ok := o.dist.(threadedSampler)
+	return ok && !ts.samplingSplits(o.pop.lambda)
 }
 
 // takeDeviates makes the deviates drawAhead drew the population's z, and
