@@ -111,6 +111,13 @@ func fillNormal(p *xoshiro, z []float64) {
 // normalSlow finishes a draw that missed the fast path of layer j with the
 // signed uniform u: the tail for the base layer, the wedge test otherwise,
 // and on rejection new draws until one is accepted.
+//
+// Whether a wedge draw is accepted is a coin toss the branch predictor
+// cannot learn, so the loop decides it without a branch: the next draw is
+// computed from the scalar state whatever the outcome and kept (the state
+// moved on) only where the wedge rejects, and the deviate returned is chosen
+// by its bits. The draws consumed and the deviates are those of the plain
+// loop: a wedge test, then on rejection one draw for the fast path.
 func normalSlow(p *xoshiro, j uint64, u float64) float64 {
 	for {
 		x := u * zigX[j]
@@ -122,20 +129,37 @@ func normalSlow(p *xoshiro, j uint64, u float64) float64 {
 		// unless y falls between its lines.
 		y := zigF[j+1] + uniform(p)*(zigF[j]-zigF[j+1])
 		t, sq := math.Abs(x), &zigSq[j]
-		switch {
-		case y < (sq.lo0+sq.lo1*t)*(1-squeezeMargin):
-			return x
-		case y >= (sq.hi0+sq.hi1*t)*(1+squeezeMargin):
-		case y < math.Exp(-0.5*x*x):
-			return x
+		lo := (sq.lo0 + sq.lo1*t) * (1 - squeezeMargin)
+		hi := (sq.hi0 + sq.hi1*t) * (1 + squeezeMargin)
+		accept := b2u(y < lo)
+		if b2u(y >= lo)&b2u(y < hi) != 0 {
+			accept = b2u(y < math.Exp(-0.5*x*x))
 		}
-		r := p.Uint64()
-		j = r & (zigLayers - 1)
-		u = float64(int64(r)>>11) * 0x1p-52
-		if x := u * zigX[j]; math.Abs(x) < zigX[j+1] {
-			return x
+		// The draw that follows a rejection, and its fast path.
+		r, s0, s1, s2, s3 := xoshiroStep(p.s0, p.s1, p.s2, p.s3)
+		j2 := r & (zigLayers - 1)
+		u2 := float64(int64(r)>>11) * 0x1p-52
+		x2 := u2 * zigX[j2]
+		fast := b2u(math.Abs(x2) < zigX[j2+1])
+		keep := -uint64(accept) // all ones where the wedge accepts
+		p.s0 = p.s0&keep | s0&^keep
+		p.s1 = p.s1&keep | s1&^keep
+		p.s2 = p.s2&keep | s2&^keep
+		p.s3 = p.s3&keep | s3&^keep
+		if accept|fast != 0 {
+			return math.Float64frombits(math.Float64bits(x)&keep | math.Float64bits(x2)&^keep)
 		}
+		j, u = j2, u2
 	}
+}
+
+// b2u returns 1 for true and 0 for false (without a branch).
+func b2u(b bool) uint64 {
+	var u uint64
+	if b {
+		u = 1
+	}
+	return u
 }
 
 // normalTail draws from the normal tail beyond zigR by Marsaglia's (1964)

@@ -303,8 +303,9 @@ func TestSqueeze(t *testing.T) {
 	}
 }
 
-// normalSlowExp is normalSlow without the squeeze (math.Exp for every wedge
-// draw), the reference of TestSqueezeSameDeviates.
+// normalSlowExp is normalSlow as a plain loop, without the squeeze (math.Exp
+// for every wedge draw) and with a branch for each decision: the reference
+// of TestSqueezeSameDeviates.
 func normalSlowExp(p *xoshiro, j uint64, u float64) float64 {
 	for {
 		x := u * zigX[j]
@@ -323,10 +324,10 @@ func normalSlowExp(p *xoshiro, j uint64, u float64) float64 {
 	}
 }
 
-// TestSqueezeSameDeviates checks that the squeeze changes no deviate: the
-// slow path with and without it, from the same generator states, returns
-// the same bits and leaves the same state, over 10⁶ draws that the fast
-// path rejects.
+// TestSqueezeSameDeviates checks that the squeeze and the branch-free
+// decisions change no deviate: normalSlow and the plain loop, from the same
+// generator states, return the same bits and leave the same state, over
+// 10⁶ draws that the fast path rejects.
 func TestSqueezeSameDeviates(t *testing.T) {
 	p := newXoshiro(23)
 	for i := 0; i < 1_000_000; {
