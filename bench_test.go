@@ -2,6 +2,9 @@ package mmaes_test
 
 import (
 	"fmt"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -200,6 +203,51 @@ func BenchmarkGenerationLMMA(b *testing.B) {
 	for _, n := range []int{1000, 10000, 100000, 1000000} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) { benchLMMA(b, n, 1) })
 	}
+}
+
+// BenchmarkFirstAskLMMA measures what a caller waits for before its first
+// candidates at large n: New and the first Ask of LMMA at the default
+// memory (then Close), with the process's peak resident memory after them
+// (peak-rss-MB, where /proc/self/status has it). Run one n at a time in a
+// fresh process with -benchtime 1x: later iterations reuse memory that the
+// first has already touched, and the first touch of a page is most of the
+// cost on a virtual machine.
+func BenchmarkFirstAskLMMA(b *testing.B) {
+	for _, n := range []int{100000, 1000000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			cfg := mmaes.DefaultConfig(n)
+			cfg.Update = mmaes.LMMA
+			for b.Loop() {
+				o, err := mmaes.New(cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				o.Ask()
+				o.Close()
+			}
+			if mb := peakRSSMB(); mb > 0 {
+				b.ReportMetric(mb, "peak-rss-MB")
+			}
+		})
+	}
+}
+
+// peakRSSMB returns the process's peak resident memory in MB (VmHWM), 0
+// where /proc/self/status does not give it.
+func peakRSSMB() float64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "VmHWM:" && f[2] == "kB" {
+			kb, err := strconv.ParseFloat(f[1], 64)
+			if err == nil {
+				return kb / 1000
+			}
+		}
+	}
+	return 0
 }
 
 // BenchmarkGenerationLMMAThreads is BenchmarkGenerationLMMA with the two

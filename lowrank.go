@@ -231,11 +231,17 @@ func (d *lowRank) setParams(par *Params, lambda int) {
 	d.lambda = lambda
 }
 
+// reset starts a run: S from the scales, the fast ring's slots and the
+// live slow one zero. Only those k slots are cleared: every reader of the
+// slots stops at k, and a slot joins them through startWindow, which
+// writes it whole, so the others may hold an earlier run's terms. At large
+// n that spares New and each restart the first touch of memory that a run
+// fills only over many windows (a slot every (n+4)/4 generations).
 func (d *lowRank) reset() {
 	d.k, d.live, d.win = d.fast+1, d.fast, 0
 	d.fLive, d.fWin = 0, 0
-	clear(d.p)
-	clear(d.v)
+	clear(d.p[:d.k*d.n])
+	clear(d.v[:d.k*d.n])
 	clear(d.g)
 	clear(d.pInf)
 	clear(d.vNorm)

@@ -1,6 +1,7 @@
 package mmaes
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -433,4 +434,90 @@ func TestLowRankRestoredCandidates(t *testing.T) {
 	if err := o.checkRestored(); err == nil {
 		t.Fatal("a candidate that overflows passed checkRestored")
 	}
+}
+
+// TestLowRankUnusedSlots checks that nothing reads the slots past k, which
+// reset leaves as they were: two runs from the same seed, one with NaN in
+// every slot past k after New and again after a restart, give the same
+// candidates, bit for bit, while their slots fill, wrap around, and fill
+// again after the restart (a pass, a scan or a checkpoint that read one of
+// them would carry the NaN into the candidates or the state).
+func TestLowRankUnusedSlots(t *testing.T) {
+	const n = 12
+	cfg := DefaultConfig(n)
+	cfg.Update, cfg.Memory, cfg.FastMemory, cfg.C, cfg.Seed = LMMA, 3, 2, 0.4, 5
+	cfg.TolFun, cfg.TolX, cfg.MaxCondition = 0, 0, 0
+	cfg.Mean = make([]float64, n)
+	for i := range cfg.Mean {
+		cfg.Mean[i] = 1 + math.Sin(float64(i))
+	}
+	var opts [2]*Optimizer
+	for i := range opts {
+		o, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts[i] = o
+	}
+	poison := func() {
+		d := opts[1].dist.(*lowRank)
+		if d.k == d.slots() {
+			t.Fatalf("all %d slots in use: nothing to poison", d.k)
+		}
+		for i := d.k * n; i < len(d.p); i++ {
+			d.p[i], d.v[i] = math.NaN(), math.NaN()
+		}
+	}
+	f := func(x []float64) float64 {
+		s := 0.0
+		for i, xi := range x {
+			s += math.Pow(100, float64(i)/(n-1)) * xi * xi
+		}
+		return s
+	}
+	fit := make([]float64, opts[0].Lambda())
+	run := func(gens int) {
+		for g := 0; g < gens; g++ {
+			xs := [2][][]float64{opts[0].Ask(), opts[1].Ask()}
+			for i := range xs[0] {
+				for j := range xs[0][i] {
+					if a, b := xs[0][i][j], xs[1][i][j]; math.Float64bits(a) != math.Float64bits(b) {
+						t.Fatalf("generation %d, candidate %d, element %d: %v without the NaN, %v with", opts[0].Generation(), i, j, a, b)
+					}
+				}
+				fit[i] = f(xs[0][i])
+			}
+			for _, o := range opts {
+				if err := o.Tell(fit); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	poison()
+	run(60)
+	d := opts[1].dist.(*lowRank)
+	if d.k != d.slots() || d.live == d.slots()-1 {
+		t.Fatalf("after 60 generations %d of %d slots in use, live %d: the ring has not wrapped around", d.k, d.slots(), d.live)
+	}
+	for _, o := range opts {
+		o.startRun(0.5, 0)
+	}
+	poison()
+	run(4)
+	if d.k == d.slots() {
+		t.Fatal("all slots in use 4 generations after the restart")
+	}
+	var cks [2][]byte
+	for i, o := range opts {
+		ck, err := o.MarshalBinary()
+		if err != nil {
+			t.Fatalf("optimizer %d: checkpoint: %v", i, err)
+		}
+		cks[i] = ck
+	}
+	if !bytes.Equal(cks[0], cks[1]) {
+		t.Error("the checkpoints differ")
+	}
+	run(30)
 }
