@@ -369,3 +369,50 @@ func TestNormalMax(t *testing.T) {
 		t.Fatalf("a deviate of %v, normalMax is %v", m, normalMax)
 	}
 }
+
+// TestFillPopulation checks the chunked draw of a population against its
+// definition: up to normalChunk deviates one fill from the generator,
+// more in chunks of normalChunk, chunk c from newXoshiro of the c-th draw
+// of the generator; and that the chunks are independent streams (the
+// mean, the variance and the correlation of each chunk with the next
+// within 6 standard errors).
+func TestFillPopulation(t *testing.T) {
+	for _, m := range []int{1, normalChunk - 1, normalChunk, normalChunk + 1, 3*normalChunk + 17, 40 * normalChunk} {
+		p, q := newXoshiro(5), newXoshiro(5)
+		z, want := make([]float64, m), make([]float64, m)
+		fillPopulation(p, z)
+		if m <= normalChunk {
+			fillNormal(q, want)
+		} else {
+			for c0 := 0; c0 < m; c0 += normalChunk {
+				fillNormal(newXoshiro(q.Uint64()), want[c0:min(m, c0+normalChunk)])
+			}
+		}
+		if *p != *q {
+			t.Fatalf("m=%d: the generator is not left where the definition leaves it", m)
+		}
+		for i := range z {
+			if math.Float64bits(z[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("m=%d: deviate %d is %v, the definition's %v", m, i, z[i], want[i])
+			}
+		}
+		if m < 4*normalChunk {
+			continue
+		}
+		mean, sq, cross := 0.0, 0.0, 0.0
+		for i, v := range z {
+			mean += v
+			sq += v * v
+			if i+normalChunk < m {
+				cross += v * z[i+normalChunk]
+			}
+		}
+		nf := float64(m)
+		mean /= nf
+		variance := sq/nf - mean*mean
+		corr := cross / float64(m-normalChunk)
+		if math.Abs(mean) > 6/math.Sqrt(nf) || math.Abs(variance-1) > 6*math.Sqrt(2/nf) || math.Abs(corr) > 6/math.Sqrt(float64(m-normalChunk)) {
+			t.Errorf("m=%d: mean %v, variance %v, correlation with the next chunk %v", m, mean, variance, corr)
+		}
+	}
+}

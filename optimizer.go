@@ -24,12 +24,13 @@ type Optimizer struct {
 	threads        *rowThreads
 	threadsCleanup runtime.Cleanup
 	// ahead: the pool is drawing the next generation's deviates into
-	// spareZ (drawAhead).
-	ahead  bool
-	spareZ []float64
-	direct directSampler // dist, when it writes the candidates itself; else nil
-	scaled scaledSampler // dist, when it leaves the scale of y to the placement; else nil
-	step   stepSize      // σ and its path
+	// spareZ (drawAhead), with the chunks' seeds in fillSeeds.
+	ahead     bool
+	spareZ    []float64
+	fillSeeds []uint64
+	direct    directSampler // dist, when it writes the candidates itself; else nil
+	scaled    scaledSampler // dist, when it leaves the scale of y to the placement; else nil
+	step      stepSize      // σ and its path
 
 	m, mNew []float64 // the mean, and the proposed one
 	pop     population
@@ -114,7 +115,7 @@ func (o *Optimizer) Ask() [][]float64 {
 func (o *Optimizer) sample() bool {
 	p := &o.pop
 	if !o.takeDeviates() {
-		fillNormal(o.src, p.z)
+		fillPopulation(o.src, p.z)
 	}
 	o.drawAheadEarly()
 	// The full matrix at small n: sampling and placement in one kernel

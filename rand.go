@@ -27,6 +27,12 @@ type xoshiro struct {
 // gets the all-zero state it cannot leave.
 func newXoshiro(seed uint64) *xoshiro {
 	var x xoshiro
+	x.seed(seed)
+	return &x
+}
+
+// seed sets the state as newXoshiro does, in place.
+func (x *xoshiro) seed(seed uint64) {
 	x.s0, seed = splitMix64(seed)
 	x.s1, seed = splitMix64(seed)
 	x.s2, seed = splitMix64(seed)
@@ -35,7 +41,6 @@ func newXoshiro(seed uint64) *xoshiro {
 		x.s0 = 1
 	}
 	x.seedLanes(seed)
-	return &x
 }
 
 // seedLanes sets the lanes from the SplitMix64 stream started at seed.

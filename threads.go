@@ -148,15 +148,53 @@ func (j *matrixJob) runRange(t *rowThreads, i, w int) {
 	kernel.MulVecsRowsWork(j.y, j.a, j.n, j.x, j.k, r0, r1, t.works[w])
 }
 
-// fillJob draws the normal deviates z from a copy of the generator, which
-// it leaves where the draw does (fillNormal): the deviates of the next
-// generation, drawn while the caller evaluates this one.
+// fillJob draws a population's deviates z from a copy of the generator
+// (fillPopulation), src then the generator where the draw leaves it: the
+// deviates of the next generation, drawn while the caller evaluates this
+// one. A population of more than normalChunk deviates is drawn in chunks,
+// whose seeds setFill draws from src at once: the helper the job is
+// handed to takes the chunks one at a time, and so does the caller once
+// it needs the deviates (finish), so that a helper slower than the caller
+// (a core shared with another thread) does not hold it up.
 type fillJob struct {
-	src xoshiro
-	z   []float64
+	src   xoshiro
+	z     []float64
+	seeds []uint64     // the chunks' seeds (none: one fill from src)
+	next  atomic.Int64 // chunks taken
 }
 
-func (j *fillJob) runRange(*rowThreads, int, int) { fillNormal(&j.src, j.z) }
+func (j *fillJob) runRange(*rowThreads, int, int) {
+	if len(j.seeds) == 0 {
+		fillNormal(&j.src, j.z)
+		return
+	}
+	j.drawChunks()
+}
+
+// drawChunks draws chunks until none is left to take.
+func (j *fillJob) drawChunks() {
+	for {
+		c := int(j.next.Add(1) - 1)
+		if c >= len(j.seeds) {
+			return
+		}
+		fillChunk(j.seeds[c], j.z, c)
+	}
+}
+
+// setFill sets the job to draw the population z from the generator src:
+// its chunks' seeds drawn into seeds' space (normalChunks(len(z)) of them;
+// seeds has the room: sizeSpare).
+func (j *fillJob) setFill(src *xoshiro, z []float64, seeds []uint64) {
+	j.src, j.z, j.seeds = *src, z, seeds[:normalChunks(len(z))]
+	for c := range j.seeds {
+		j.seeds[c] = j.src.Uint64()
+	}
+	j.next.Store(0)
+}
+
+// clearFill forgets the job's population.
+func (j *fillJob) clearFill() { j.z, j.seeds = nil, nil }
 
 // poolHelper is one goroutine of a rowThreads.
 type poolHelper struct {
@@ -468,6 +506,9 @@ func (o *Optimizer) sizeSpare() {
 	if cap(o.spareZ) != cap(p.z) {
 		o.spareZ = make([]float64, cap(p.z))
 	}
+	if c := normalChunks(cap(p.z)); cap(o.fillSeeds) < c {
+		o.fillSeeds = make([]uint64, c)
+	}
 }
 
 // Close ends the goroutines that Config.Threads started and returns when
@@ -489,7 +530,7 @@ func (o *Optimizer) Close() error {
 // drawn ahead are garbage when it returns.
 func (o *Optimizer) releaseThreads() {
 	o.dropDeviates()
-	o.spareZ = nil
+	o.spareZ, o.fillSeeds = nil, nil
 	if o.threads != nil {
 		o.threads.close()
 		o.threadsCleanup.Stop()
@@ -517,7 +558,7 @@ func (o *Optimizer) drawAhead() {
 		return
 	}
 	t := o.threads
-	t.fill = fillJob{src: *o.src, z: o.spareZ[:len(o.pop.z)]}
+	t.fill.setFill(o.src, o.spareZ[:len(o.pop.z)], o.fillSeeds)
 	o.ahead = t.start(&t.fill)
 }
 
@@ -551,17 +592,20 @@ func (o *Optimizer) takeDeviates() bool {
 	if !o.ahead {
 		return false
 	}
-	o.threads.wait()
+	t, p := o.threads, &o.pop
+	if len(t.fill.z) == len(p.z) {
+		t.fill.drawChunks() // the chunks the pool has not taken yet
+	}
+	t.wait()
 	o.ahead = false
-	p := &o.pop
-	if len(o.threads.fill.z) != len(p.z) || cap(o.spareZ) != cap(p.z) {
+	if len(t.fill.z) != len(p.z) || cap(o.spareZ) != cap(p.z) {
 		return false
 	}
-	*o.src = o.threads.fill.src
+	*o.src = t.fill.src
 	z := p.z
 	p.z, o.spareZ = o.spareZ[:len(z)], z[:cap(z)]
 	p.sel.z = p.z
-	o.threads.fill = fillJob{}
+	t.fill.clearFill()
 	return true
 }
 
@@ -569,8 +613,10 @@ func (o *Optimizer) takeDeviates() bool {
 // them: the generator is about to draw something else first.
 func (o *Optimizer) dropDeviates() {
 	if o.ahead {
+		t := &o.threads.fill
+		t.next.Store(int64(len(t.seeds))) // no chunk left to take
 		o.threads.wait()
-		o.threads.fill = fillJob{}
+		t.clearFill()
 		o.ahead = false
 	}
 }

@@ -2,6 +2,8 @@ package mmaes
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -176,6 +178,42 @@ func TestHelperSpin(t *testing.T) {
 		}
 		if got := h.noteGap(us(1)); got != want {
 			t.Errorf("short gap %d after the long ones: spin %v, want %v", i, got, want)
+		}
+	}
+}
+
+// TestFillJobChunks checks that a fillJob's chunks, taken by several
+// goroutines at once (the pool's helper and the caller), give the
+// population fillPopulation draws and leave the generator where it does,
+// and that a job whose chunks are all taken draws nothing more.
+func TestFillJobChunks(t *testing.T) {
+	const m = 5*normalChunk + 3
+	want, src := make([]float64, m), newXoshiro(9)
+	ref := *src
+	fillPopulation(&ref, want)
+	var j fillJob
+	seeds := make([]uint64, normalChunks(m))
+	for round := range 2 {
+		z := make([]float64, m)
+		j.setFill(src, z, seeds)
+		var wg sync.WaitGroup
+		for range 3 {
+			wg.Go(j.drawChunks)
+		}
+		j.drawChunks()
+		wg.Wait()
+		if j.src != ref {
+			t.Fatalf("round %d: the job leaves the generator elsewhere than fillPopulation", round)
+		}
+		for i := range z {
+			if math.Float64bits(z[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("round %d: deviate %d is %v, fillPopulation's %v", round, i, z[i], want[i])
+			}
+		}
+		clear(z)
+		j.drawChunks()
+		if slices.ContainsFunc(z, func(v float64) bool { return v != 0 }) {
+			t.Fatalf("round %d: a job whose chunks are taken drew again", round)
 		}
 	}
 }

@@ -47,7 +47,7 @@ func TestThreadsSameRun(t *testing.T) {
 	for _, u := range allUpdates {
 		t.Run(u.String(), func(t *testing.T) {
 			run := func(threads, switchTo int) (mmaes.Result, []float64) {
-				cfg := startConfig(520, u, 5)
+				cfg := startConfig(520, u, 7)
 				cfg.Threads, cfg.Restart, cfg.RankMu = threads, mmaes.IPOP, u == mmaes.MMA
 				// TolX stops every run at its first test: IPOP restarts
 				// with λ doubled until the budget.
@@ -404,7 +404,6 @@ func TestThreadsDrawAhead(t *testing.T) {
 		{"LMMA-early", mmaes.LMMA, 1 << 19, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			defer func() { t.Logf("ZZ") }()
 			defer mmaes.SetLowRankSplit(tc.split, 512)()
 			early := testThreadsDrawAhead(t, tc.u)
 			t.Logf("early %d", early)
@@ -419,7 +418,7 @@ func TestThreadsDrawAhead(t *testing.T) {
 // whose next deviates were drawn during their sampling.
 func testThreadsDrawAhead(t *testing.T, u mmaes.Update) (early int) {
 	run := func(threads int) (res mmaes.Result, mean []float64, hashes []uint64, sameLambda int) {
-		cfg := startConfig(520, u, 3)
+		cfg := startConfig(520, u, 7)
 		cfg.Threads, cfg.Restart = threads, mmaes.BIPOP
 		// TolX stops every run at its first test.
 		cfg.MaxEvals, cfg.TolFun, cfg.TolX = 6000, 0, 1e9
