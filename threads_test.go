@@ -391,21 +391,26 @@ func TestCloseFreesThreads(t *testing.T) {
 // with a pool, and a Close in the middle; for the full matrix and for the
 // limited memory, its thresholds lowered so that its passes split, or so
 // that they split only once more slots are in use (or at the larger λ of
-// BIPOP's large runs) and the deviates are drawn during the sampling.
+// BIPOP's large runs) and the deviates are drawn during the sampling;
+// and with populations of more than 2^15 deviates, drawn in chunks.
 func TestThreadsDrawAhead(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		u     mmaes.Update
-		split float64 // the fewest flops of a limited-memory pass that split
-		early bool    // whether generations draw during their sampling
+		name   string
+		u      mmaes.Update
+		split  float64 // the fewest flops of a limited-memory pass that split
+		early  bool    // whether generations draw during their sampling
+		lambda int     // Config.Lambda (70: the deviates in chunks, λ·n > 2^15)
+		seed   uint64  // one whose BIPOP restarts include one that keeps λ
 	}{
-		{"MMA", mmaes.MMA, 1 << 12, false},
-		{"LMMA", mmaes.LMMA, 1 << 12, false},
-		{"LMMA-early", mmaes.LMMA, 1 << 19, true},
+		{"MMA", mmaes.MMA, 1 << 12, false, 0, 7},
+		{"LMMA", mmaes.LMMA, 1 << 12, false, 0, 7},
+		{"LMMA-early", mmaes.LMMA, 1 << 19, true, 0, 7},
+		{"MMA-chunks", mmaes.MMA, 1 << 12, false, 70, 13},
+		{"LMMA-chunks", mmaes.LMMA, 1 << 12, false, 70, 13},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			defer mmaes.SetLowRankSplit(tc.split, 512)()
-			early := testThreadsDrawAhead(t, tc.u)
+			early := testThreadsDrawAhead(t, tc.u, tc.lambda, tc.seed)
 			t.Logf("early %d", early)
 			if (early > 0) != tc.early {
 				t.Errorf("%d generations drew the next one's deviates during their sampling, want some: %v", early, tc.early)
@@ -416,10 +421,10 @@ func TestThreadsDrawAhead(t *testing.T) {
 
 // testThreadsDrawAhead returns the generations of the run with a pool
 // whose next deviates were drawn during their sampling.
-func testThreadsDrawAhead(t *testing.T, u mmaes.Update) (early int) {
+func testThreadsDrawAhead(t *testing.T, u mmaes.Update, lambda int, seed uint64) (early int) {
 	run := func(threads int) (res mmaes.Result, mean []float64, hashes []uint64, sameLambda int) {
-		cfg := startConfig(520, u, 7)
-		cfg.Threads, cfg.Restart = threads, mmaes.BIPOP
+		cfg := startConfig(520, u, seed)
+		cfg.Threads, cfg.Restart, cfg.Lambda = threads, mmaes.BIPOP, lambda
 		// TolX stops every run at its first test.
 		cfg.MaxEvals, cfg.TolFun, cfg.TolX = 6000, 0, 1e9
 		o := mustNew(t, cfg)
