@@ -295,8 +295,11 @@ type Config struct {
 	// goroutines while the caller evaluates this one and tells it (or,
 	// where this generation's passes do not split yet, while it computes
 	// them) (λ·n more floats), from a copy of the generator that a restart
-	// discards. Every element is computed as on one goroutine, so the run
-	// is bit for bit the same for every Threads. New starts Threads − 1
+	// discards; a population of more than 2^15 deviates is drawn in
+	// chunks of independent streams, and the caller takes those the
+	// goroutine has not reached when it needs them. Every element is
+	// computed as on one goroutine, so the run is bit for bit the same for
+	// every Threads. New starts Threads − 1
 	// goroutines that live with the optimizer (none per generation; Close
 	// or the optimizer's collection ends them). After its share of a
 	// generation each of them waits for the next one spinning (yielding
