@@ -166,8 +166,11 @@
 //
 // Every Optimizer owns its xoshiro256++ generators (a scalar one and eight
 // lanes for the normal deviates) seeded from Config.Seed; there is no
-// global generator and no clock seeding (seed 0 is an ordinary seed). The
-// deviates are the same bits on every kernel path. The same Config gives the
+// global generator and no clock seeding (seed 0 is an ordinary seed). A
+// population of more than 2^15 deviates is drawn in chunks, each from
+// generators seeded by one draw of the scalar one, so that several
+// goroutines can draw them (Config.Threads). The deviates are the same
+// bits on every kernel path and for every Threads. The same Config gives the
 // same run, bit for bit, on the same kernel path and architecture.
 // Different paths of package kernel (AVX-512, AVX2+FMA, NEON, generic)
 // round differently in the last bits, so runs diverge after a while: see
