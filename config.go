@@ -299,16 +299,16 @@ type Config struct {
 	// chunks of independent streams, and the caller takes those the
 	// goroutine has not reached when it needs them. Every element is
 	// computed as on one goroutine, so the run is bit for bit the same for
-	// every Threads. New starts Threads − 1
-	// goroutines that live with the optimizer (none per generation; Close
-	// or the optimizer's collection ends them). After its share of a
-	// generation each of them waits for the next one spinning (yielding
-	// the processor every few hundred checks) before it parks, so that a
-	// generation need not wake it (which takes 10–200 µs, depending on the
-	// machine): for 1.5 times the longest wait it met over its last few
-	// hand-outs (the evaluation of a generation's candidates, mostly), at
-	// least 100 µs, and for 100 µs where that would exceed 1 ms. Threads
-	// is not part of a checkpoint: UnmarshalBinary keeps the receiver's.
+	// every Threads. New starts Threads − 1 goroutines that live with the
+	// optimizer (none per generation; Close or the optimizer's collection
+	// ends them). After its share of a generation each of them waits for
+	// the next one spinning (yielding the processor every few hundred
+	// checks) before it parks, so that a generation need not wake it
+	// (which takes 10–200 µs, depending on the machine): for 1.5 times the
+	// longest wait it met over its last few hand-outs (the evaluation of a
+	// generation's candidates, mostly), at least 100 µs, and for 100 µs
+	// where that would exceed 1 ms. Threads is not part of a checkpoint:
+	// UnmarshalBinary keeps the receiver's.
 	Threads int
 
 	// MaxMemory bounds the bytes an optimizer allocates (A, the

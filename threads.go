@@ -154,8 +154,8 @@ func (j *matrixJob) runRange(t *rowThreads, i, w int) {
 // one. A population of more than normalChunk deviates is drawn in chunks,
 // whose seeds setFill draws from src at once: the helper the job is
 // handed to takes the chunks one at a time, and so does the caller once
-// it needs the deviates (finish), so that a helper slower than the caller
-// (a core shared with another thread) does not hold it up.
+// it needs the deviates (takeDeviates), so that a helper slower than the
+// caller (a core shared with another thread) does not hold it up.
 type fillJob struct {
 	src   xoshiro
 	z     []float64
