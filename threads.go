@@ -90,9 +90,10 @@ func checkThreads(cfg *Config, _ *Params) error {
 // call less than its spin ago: spinLimit) by compare-and-swap on its
 // state, and to a parked one through its channel; the caller computes
 // ranges too, then waits, spinning, for the helpers' count to reach zero.
-// One job, the next generation's deviates, is handed to the first helper
-// alone (start) and waited for later (wait), while the caller evaluates
-// the candidates (or computes the sampling, where it does not split).
+// One job, the next generation's deviates, is handed to the first helpers
+// (start: one per chunk of the population, one where it is drawn in one
+// fill) and waited for later (wait), while the caller evaluates the
+// candidates (or computes the sampling, where it does not split).
 type rowThreads struct {
 	helpers []*poolHelper
 	once    sync.Once
@@ -110,7 +111,7 @@ type rowThreads struct {
 	job  rangeJob
 	mat  matrixJob // the full matrix's job
 
-	// async: a job handed to the first helper by start, which the caller
+	// async: a job handed to the first helpers by start, which the caller
 	// does not wait for; wait (and run, stop's callers) wait for it. fill
 	// is its job: the next generation's deviates.
 	async bool
@@ -152,10 +153,11 @@ func (j *matrixJob) runRange(t *rowThreads, i, w int) {
 // (fillPopulation), src then the generator where the draw leaves it: the
 // deviates of the next generation, drawn while the caller evaluates this
 // one. A population of more than normalChunk deviates is drawn in chunks,
-// whose seeds setFill draws from src at once: the helper the job is
-// handed to takes the chunks one at a time, and so does the caller once
-// it needs the deviates (takeDeviates), so that a helper slower than the
-// caller (a core shared with another thread) does not hold it up.
+// whose seeds setFill draws from src at once: the helpers the job is
+// handed to (up to one per chunk) take the chunks one at a time, and so
+// does the caller once it needs the deviates (takeDeviates), so that a
+// helper slower than the caller (a core shared with another thread) does
+// not hold it up.
 type fillJob struct {
 	src   xoshiro
 	z     []float64
@@ -192,6 +194,11 @@ func (j *fillJob) setFill(src *xoshiro, z []float64, seeds []uint64) {
 	}
 	j.next.Store(0)
 }
+
+// helpers returns how many of the pool's goroutines the job is handed to:
+// one per chunk (the caller takes those left when it needs them), one
+// for a population drawn in one fill from src.
+func (j *fillJob) helpers() int { return max(1, len(j.seeds)) }
 
 // clearFill forgets the job's population.
 func (j *fillJob) clearFill() { j.z, j.seeds = nil, nil }
@@ -407,17 +414,23 @@ func splitRange(bounds []int, total, parts, align, minLen int) int {
 	return used
 }
 
-// start hands job, one range, to the first helper and returns at once;
-// wait returns when it is done. It reports false, starting nothing, when
-// the pool is stopped.
-func (t *rowThreads) start(job rangeJob) bool {
+// start hands job to the first helpers goroutines of the pool (at least
+// one, at most all), one range each, and returns at once; wait returns
+// when they are done. With more than one, job must give the same result
+// however many of its ranges run, and at once: the fill's chunks, which
+// every range takes from one counter (fillJob.drawChunks). It reports
+// false, starting nothing, when the pool is stopped.
+func (t *rowThreads) start(job rangeJob, helpers int) bool {
 	if t == nil || t.closed {
 		return false
 	}
 	t.wait()
-	t.handOut(job, 1, 1) // the caller's block is empty: the helper's is the range
+	h := min(max(helpers, 1), len(t.helpers))
+	t.handOut(job, h, h) // the caller's block is empty: helper w's is range w−1
 	t.async = true
-	t.helpers[0].handTo()
+	for _, hp := range t.helpers[:h] {
+		hp.handTo()
+	}
 	return true
 }
 
@@ -559,7 +572,7 @@ func (o *Optimizer) drawAhead() {
 	}
 	t := o.threads
 	t.fill.setFill(o.src, o.spareZ[:len(o.pop.z)], o.fillSeeds)
-	o.ahead = t.start(&t.fill)
+	o.ahead = t.start(&t.fill, t.fill.helpers())
 }
 
 // drawAheadEarly hands the pool the next generation's deviates (drawAhead)

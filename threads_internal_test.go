@@ -217,3 +217,51 @@ func TestFillJobChunks(t *testing.T) {
 		}
 	}
 }
+
+// TestStartHelpers checks start's hand-out: a job for h helpers is one
+// range for each of the first h (at most all of them), none for the
+// caller, every range computed once by a helper; and the next
+// generation's deviates go to one helper per chunk (one for a population
+// drawn in one fill), which together draw fillPopulation's bits.
+func TestStartHelpers(t *testing.T) {
+	pool := newRowThreads(4) // 3 helpers
+	defer pool.stop()
+	for _, c := range []struct{ asked, want int }{{1, 1}, {2, 2}, {3, 3}, {7, 3}, {0, 1}} {
+		job := &recordJob{by: make([]atomic.Int64, 4), concurrent: true}
+		if !pool.start(job, c.asked) {
+			t.Fatal("start refused on a running pool")
+		}
+		pool.wait()
+		for i := range job.by {
+			switch w := job.by[i].Load() - 1; {
+			case i < c.want && w < 1:
+				t.Errorf("asked for %d helpers: range %d computed by goroutine %d, want a helper", c.asked, i, w)
+			case i >= c.want && w != -1:
+				t.Errorf("asked for %d helpers: range %d of %d computed", c.asked, i, c.want)
+			}
+		}
+		if job.twice.Load() {
+			t.Errorf("asked for %d helpers: a range computed twice", c.asked)
+		}
+	}
+	var j fillJob
+	seeds := make([]uint64, normalChunks(5*normalChunk+3))
+	for _, m := range []int{normalChunk, 5*normalChunk + 3} {
+		want, src := make([]float64, m), newXoshiro(11)
+		ref := *src
+		fillPopulation(&ref, want)
+		z := make([]float64, m)
+		j.setFill(src, z, seeds)
+		if h, wantH := j.helpers(), max(1, normalChunks(m)); h != wantH {
+			t.Errorf("m = %d: the fill goes to %d helpers, want %d", m, h, wantH)
+		}
+		pool.start(&j, j.helpers())
+		pool.wait()
+		if j.src != ref {
+			t.Errorf("m = %d: the helpers leave the generator elsewhere than fillPopulation", m)
+		}
+		if i := slices.IndexFunc(z, func(v float64) bool { return v == 0 }); i >= 0 || !slices.Equal(z, want) {
+			t.Errorf("m = %d: the helpers' deviates differ from fillPopulation's (first zero at %d)", m, i)
+		}
+	}
+}

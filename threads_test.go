@@ -483,23 +483,31 @@ func testThreadsDrawAhead(t *testing.T, u mmaes.Update, lambda int, seed uint64)
 		return o.Result(), o.Mean(), hashes, sameLambda
 	}
 	want, wantMean, wantHashes, _ := run(1)
-	got, mean, hashes, same := run(2)
-	if len(hashes) != len(wantHashes) {
-		t.Fatalf("Threads 2: %d generations, one goroutine %d", len(hashes), len(wantHashes))
+	// Threads 3: two helpers draw the chunks of the next deviates.
+	threads := []int{2, 3}
+	if testing.Short() {
+		threads = threads[:1]
 	}
-	for g := range hashes {
-		if hashes[g] != wantHashes[g] {
-			t.Errorf("Threads 2: generation %d's candidates differ from one goroutine's", g)
+	for _, th := range threads {
+		early = 0
+		got, mean, hashes, same := run(th)
+		if len(hashes) != len(wantHashes) {
+			t.Fatalf("Threads %d: %d generations, one goroutine %d", th, len(hashes), len(wantHashes))
 		}
-	}
-	if same == 0 {
-		t.Fatalf("no restart kept λ: the test wants one (%d restarts)", got.Restarts)
-	}
-	if got.F != want.F || got.Evals != want.Evals || got.Generations != want.Generations || got.Reason != want.Reason || got.Restarts != want.Restarts {
-		t.Errorf("Threads 2: result %+v, one goroutine %+v", got, want)
-	}
-	if j := firstDiff(mean, wantMean); j >= 0 {
-		t.Errorf("Threads 2: mean[%d] = %v, one goroutine %v", j, mean[j], wantMean[j])
+		for g := range hashes {
+			if hashes[g] != wantHashes[g] {
+				t.Errorf("Threads %d: generation %d's candidates differ from one goroutine's", th, g)
+			}
+		}
+		if same == 0 {
+			t.Fatalf("no restart kept λ: the test wants one (%d restarts)", got.Restarts)
+		}
+		if got.F != want.F || got.Evals != want.Evals || got.Generations != want.Generations || got.Reason != want.Reason || got.Restarts != want.Restarts {
+			t.Errorf("Threads %d: result %+v, one goroutine %+v", th, got, want)
+		}
+		if j := firstDiff(mean, wantMean); j >= 0 {
+			t.Errorf("Threads %d: mean[%d] = %v, one goroutine %v", th, j, mean[j], wantMean[j])
+		}
 	}
 	return early
 }
