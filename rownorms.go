@@ -130,9 +130,7 @@ func extremes(r []float64) (maxRow, minRow float64) {
 
 // rowNormsTo sets r[i] to the norm of row i of the n×n row-major m.
 func rowNormsTo(r, m []float64, n int) {
-	for i := range r[:n] {
-		r[i] = kernel.Norm(m[i*n : i*n+n])
-	}
+	kernel.RowNorms(r[:n], m, n)
 }
 
 // rowNorms returns the largest and the smallest row norm of the n×n

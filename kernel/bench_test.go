@@ -244,3 +244,25 @@ func BenchmarkCountLess(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRowNorms times the norms of all n rows of an n×n matrix (the
+// optimizer's exact scan of A), by RowNorms and by a call of Norm per row.
+func BenchmarkRowNorms(b *testing.B) {
+	for _, n := range []int{16, 32, 64, 256} {
+		r := rand.New(rand.NewPCG(1, 2))
+		a := genVec(r, n*n, kindUniform)
+		dst := make([]float64, n)
+		b.Run(fmt.Sprintf("n=%d/rownorms", n), func(b *testing.B) {
+			for b.Loop() {
+				RowNorms(dst, a, n)
+			}
+		})
+		b.Run(fmt.Sprintf("n=%d/norm-per-row", n), func(b *testing.B) {
+			for b.Loop() {
+				for i := range dst {
+					dst[i] = Norm(a[i*n : i*n+n])
+				}
+			}
+		})
+	}
+}

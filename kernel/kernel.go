@@ -281,9 +281,7 @@ func ScaleAddOuterNorms(a []float64, n int, alpha, beta float64, p, v, norms []f
 	for i := 0; i < n; i += rows {
 		r := min(rows, n-i)
 		scaleAddOuter(a[i*n:(i+r)*n], n, r, alpha, beta, p[i:i+r], v)
-		for j := i; j < i+r; j++ {
-			norms[j] = Norm(a[j*n : j*n+n])
-		}
+		RowNorms(norms[i:i+r], a[i*n:(i+r)*n], n)
 	}
 }
 
@@ -544,6 +542,38 @@ func Norm(x []float64) float64 {
 		return math.Sqrt(s)
 	}
 	return normScaled(x)
+}
+
+// RowNorms sets dst[i] to Norm(a[i*n:(i+1)*n]), the norm of row i of the
+// row-major a, for i < len(dst), with Norm's bits on every path; on
+// AVX-512 four rows at a time in one call, their sums of squares side by
+// side, which is several times faster than a call of Norm per row for
+// rows of up to a few hundred elements. len(a) must be at least
+// len(dst)·n; dst must not overlap a.
+func RowNorms(dst, a []float64, n int) {
+	if n < 0 {
+		panic("kernel: negative size")
+	}
+	if mulOverflows(len(dst), n) || len(a) < len(dst)*n {
+		panic("kernel: short a")
+	}
+	if n == 0 {
+		clear(dst)
+		return
+	}
+	if overlaps(dst, a[:len(dst)*n]) {
+		panic("kernel: dst overlaps a")
+	}
+	done := 0
+	if n <= vecBlock {
+		done = rowSquares(dst, a, n)
+	}
+	for i := range done {
+		dst[i] = normFromSquares(dst[i], a[i*n:i*n+n])
+	}
+	for i := done; i < len(dst); i++ {
+		dst[i] = Norm(a[i*n : i*n+n])
+	}
 }
 
 // Axpy computes y ← α·x + y. x and y must have the same length and must not

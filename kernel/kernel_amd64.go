@@ -475,6 +475,27 @@ func scaleAddOuterSquares(a []float64, n int, alpha, beta float64, p, v, sums []
 	return true
 }
 
+// rowSquares sets dst[i] to dot(a_i, a_i) for the rows a_i = a[i·n:(i+1)·n]
+// of the first whole groups of 4 of dst's rows where the path has a kernel
+// for it (AVX-512), with dot's bits, and returns how many it set (0
+// elsewhere). n ≥ 1, len(a) ≥ len(dst)·n.
+func rowSquares(dst, a []float64, n int) int {
+	if !useAVX512 {
+		return 0
+	}
+	g := len(dst) &^ 3
+	for i := 0; i < g; i += 4 {
+		rowSquares4AVX512(&a[i*n], n, &dst[i])
+	}
+	return g
+}
+
+// rowSquares4AVX512 sets sums[r] = dotAVX512(a_r, a_r) for the 4 rows
+// a_r = a[r·n:(r+1)·n], n ≥ 1, in one call.
+//
+//go:noescape
+func rowSquares4AVX512(a *float64, n int, sums *float64)
+
 // scaleAddOuterSquaresAVX512 is scaleAddOuterAVX512 on the n rows of a and
 // the sum of squares of each updated row a_i, as dotAVX512(a_i, a_i), into
 // sums[i], 1 ≤ n ≤ 8.

@@ -62,3 +62,126 @@ saos_whole:
 	SAO_ROWS(saos_eight, MUL_ALPHA_A)
 	VZEROUPPER
 	RET
+
+// RSQ_BLOCK32 adds the squares of the 32 elements at base to the four
+// accumulators a0 … a3 of one row, and moves base on.
+#define RSQ_BLOCK32(base, a0, a1, a2, a3) \
+	VMOVUPD     (base), Z16     \
+	VMOVUPD     64(base), Z17   \
+	VMOVUPD     128(base), Z18  \
+	VMOVUPD     192(base), Z19  \
+	VFMADD231PD Z16, Z16, a0    \
+	VFMADD231PD Z17, Z17, a1    \
+	VFMADD231PD Z18, Z18, a2    \
+	VFMADD231PD Z19, Z19, a3    \
+	ADDQ        $256, base
+
+// RSQ_BLOCK8 adds the squares of the 8 elements at base to a0.
+#define RSQ_BLOCK8(base, a0) \
+	VMOVUPD     (base), Z16  \
+	VFMADD231PD Z16, Z16, a0 \
+	ADDQ        $64, base
+
+// RSQ_TAIL adds the squares of the first lanes (K1) at base to a1.
+#define RSQ_TAIL(base, a1) \
+	VMOVUPD.Z   (base), K1, Z16 \
+	VFMADD231PD Z16, Z16, a1
+
+// RSQ_REDUCE stores to mem the sum of the accumulators Z0 … Z3 reduced as
+// dotAVX512 reduces its own: (Z0 + Z1) + (Z2 + Z3), then the lanes.
+#define RSQ_REDUCE(mem) \
+	VADDPD Z1, Z0, Z0              \
+	VADDPD Z3, Z2, Z2              \
+	VADDPD Z2, Z0, Z0              \
+	HSUM8(Z0, Y0, X0, Y1, X1)      \
+	VMOVSD X0, mem
+
+// func rowSquares4AVX512(a *float64, n int, sums *float64)
+// Requires: AVX512F
+//
+// sums[r] = dotAVX512(a_r, a_r) for the 4 rows a_r = a[r·n:(r+1)·n],
+// n ≥ 1, the same bits: each row has dotAVX512's four accumulators (Z0–Z3
+// for row 0, Z4–Z7, Z8–Z11, Z12–Z15 for the others), its blocks of 32 and
+// of 8 and its masked tail, and its reduction; the four rows' chains run
+// side by side.
+TEXT ·rowSquares4AVX512(SB), NOSPLIT, $0-24
+	MOVQ   a+0(FP), SI
+	MOVQ   n+8(FP), CX
+	LEAQ   (SI)(CX*8), R8
+	LEAQ   (R8)(CX*8), R9
+	LEAQ   (R9)(CX*8), R10
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z11, Z11, Z11
+	VPXORQ Z12, Z12, Z12
+	VPXORQ Z13, Z13, Z13
+	VPXORQ Z14, Z14, Z14
+	VPXORQ Z15, Z15, Z15
+
+	MOVQ CX, BX
+	SHRQ $5, BX
+	JZ   rsq_eight
+
+rsq_loop32:
+	RSQ_BLOCK32(SI, Z0, Z1, Z2, Z3)
+	RSQ_BLOCK32(R8, Z4, Z5, Z6, Z7)
+	RSQ_BLOCK32(R9, Z8, Z9, Z10, Z11)
+	RSQ_BLOCK32(R10, Z12, Z13, Z14, Z15)
+	DECQ BX
+	JNZ  rsq_loop32
+
+rsq_eight:
+	MOVQ CX, BX
+	ANDQ $31, BX
+	SHRQ $3, BX
+	JZ   rsq_tail
+
+rsq_loop8:
+	RSQ_BLOCK8(SI, Z0)
+	RSQ_BLOCK8(R8, Z4)
+	RSQ_BLOCK8(R9, Z8)
+	RSQ_BLOCK8(R10, Z12)
+	DECQ BX
+	JNZ  rsq_loop8
+
+rsq_tail:
+	ANDQ $7, CX
+	JZ   rsq_reduce
+	MOVQ $1, AX
+	SHLQ CX, AX
+	DECQ AX
+	KMOVW AX, K1
+	RSQ_TAIL(SI, Z1)
+	RSQ_TAIL(R8, Z5)
+	RSQ_TAIL(R9, Z9)
+	RSQ_TAIL(R10, Z13)
+
+rsq_reduce:
+	MOVQ sums+16(FP), DI
+	RSQ_REDUCE((DI))
+	VMOVAPD Z4, Z0
+	VMOVAPD Z5, Z1
+	VMOVAPD Z6, Z2
+	VMOVAPD Z7, Z3
+	RSQ_REDUCE(8(DI))
+	VMOVAPD Z8, Z0
+	VMOVAPD Z9, Z1
+	VMOVAPD Z10, Z2
+	VMOVAPD Z11, Z3
+	RSQ_REDUCE(16(DI))
+	VMOVAPD Z12, Z0
+	VMOVAPD Z13, Z1
+	VMOVAPD Z14, Z2
+	VMOVAPD Z15, Z3
+	RSQ_REDUCE(24(DI))
+	VZEROUPPER
+	RET
