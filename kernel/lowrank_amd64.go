@@ -4,10 +4,10 @@ package kernel
 
 import "unsafe"
 
-// The AVX-512 path runs CombineRows' main tile and its single rows 32
-// columns at a time and DotRows' tiles 8 columns at a time in zmm
-// registers, the columns past those and CombineRows' tiles of 4 by the AVX2
-// kernels (VEX encoded, valid on every AVX-512 CPU). CombineRows' elements
+// The AVX-512 path runs CombineRows' tiles of 6 and of 4 rows and its
+// single rows 32 columns at a time and DotRows' tiles 8 columns at a time
+// in zmm registers, the columns past those by the AVX2 kernels (VEX
+// encoded, valid on every AVX-512 CPU). CombineRows' elements
 // are each the same chain on both, so its bits are the AVX2 path's;
 // DotRows sums in 8 lanes instead of 4.
 
@@ -87,9 +87,30 @@ func dotRows4x1AVX512(dst, a, b *float64, cols, stride int)
 
 func lrDot(x, y []float64) float64 { return dotAVX2(x, y) }
 
+// lrComb4 on AVX-512: 32 columns at a time in zmm registers, the columns
+// past those by the AVX2 kernel (the same chain for each element).
 func lrComb4(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool) {
+	if useAVX512 {
+		c32 := cols &^ 31
+		if c32 > 0 {
+			combineRows4AVX512(x, m, s, z, p, c, sigma, c32, stride, kp, 0, false, first, last)
+		}
+		if c32 == cols {
+			return
+		}
+		x, m, s, z, p = combColsFrom(c32, x, m, s, z, p)
+		cols -= c32
+	}
 	combineRows4AVX2(x, m, s, z, p, c, sigma, cols, stride, kp, first, last)
 }
+
+// combOverlapTiles reports whether the last rows of CombineRows are better
+// computed by a tile that overlaps rows already done than alone: on
+// AVX-512, whose 4-row tile runs 32 columns at a time, two rows left go
+// in a tile of 4 and five in one of combTileRows (a row alone passes over
+// the stored vectors' panel for itself, eight terms at a time; one row
+// alone measured as fast as a tile of 4: docs/large-scale.md, Speed).
+func combOverlapTiles() bool { return useAVX512 }
 
 // combTileRows is the height of CombineRows' main tile: 6 rows × 8
 // columns in 12 of the 16 ymm registers on AVX2, × 32 columns in 24 of the
@@ -113,6 +134,9 @@ func lrCombTile(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp, pf i
 
 //go:noescape
 func combineRows6AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp, pf int, nt, first, last bool)
+
+//go:noescape
+func combineRows4AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp, pf int, nt, first, last bool)
 
 func lrComb1(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool) {
 	if useAVX512 {

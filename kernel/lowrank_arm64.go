@@ -43,6 +43,10 @@ func lrComb4(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, fir
 // combTileRows is the height of CombineRows' main tile: NEON's tile of 4.
 const combTileRows = 4
 
+// combOverlapTiles: the last rows go alone, but for three (not measured
+// on an arm64 CPU).
+func combOverlapTiles() bool { return false }
+
 func lrCombTile(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp, _ int, _, first, last bool) {
 	combineRows4NEON(x, m, s, z, p, c, sigma, cols, stride, kp, first, last)
 }

@@ -208,6 +208,134 @@ cr6z_ret:
 	VZEROUPPER
 	RET
 
+// TERM4 is TERM6 for the 4 rows of combineRows4AVX512: 16 FMAs.
+#define TERM4 \
+	LD4((CX), Z24, Z25, Z26, Z27)   \
+	VBROADCASTSD 0(DI), Z28         \
+	FMA4(Z28, Z0, Z1, Z2, Z3)       \
+	VBROADCASTSD 8(DI), Z29         \
+	FMA4(Z29, Z4, Z5, Z6, Z7)       \
+	VBROADCASTSD 16(DI), Z28        \
+	FMA4(Z28, Z8, Z9, Z10, Z11)     \
+	VBROADCASTSD 24(DI), Z29        \
+	FMA4(Z29, Z12, Z13, Z14, Z15)   \
+	ADDQ R8, CX                     \
+	ADDQ $32, DI                    \
+	DECQ R10
+
+// func combineRows4AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp, pf int, nt, first, last bool)
+// Requires: AVX512F
+//
+// combineRows6AVX512 for 4 rows × 32 columns at a time (16 zmm
+// accumulators), cols a multiple of 32, the coefficients c[t*4+r]: the
+// same chain for each element, with the same pf and nt.
+TEXT ·combineRows4AVX512(SB), NOSPLIT, $0-91
+	MOVQ  cols+56(FP), R9
+	MOVQ  stride+64(FP), R8
+	MOVQ  kp+72(FP), R11
+	SHLQ  $3, R8
+	SHLQ  $3, R9
+	XORQ  AX, AX
+	TESTQ R9, R9
+	JZ    cr4z_done
+
+cr4z_loop:
+	MOVQ z+24(FP), BX
+	CMPB first+89(FP), $0
+	JNE  cr4z_init
+	MOVQ x+0(FP), BX
+
+cr4z_init:
+	ADDQ AX, BX
+	LEAQ (BX)(R8*2), SI
+	CMPQ pf+80(FP), $0
+	JE   cr4z_load
+	PF4(1024(BX))
+	PF4(1024(BX)(R8*1))
+	PF4(1024(SI))
+	PF4(1024(SI)(R8*1))
+
+cr4z_load:
+	LD4((BX), Z0, Z1, Z2, Z3)
+	LD4((BX)(R8*1), Z4, Z5, Z6, Z7)
+	LD4((SI), Z8, Z9, Z10, Z11)
+	LD4((SI)(R8*1), Z12, Z13, Z14, Z15)
+	CMPB first+89(FP), $0
+	JE   cr4z_terms_start
+	MOVQ s+16(FP), BX
+	ADDQ AX, BX
+	LD4((BX), Z24, Z25, Z26, Z27)
+	MUL4(Z0, Z1, Z2, Z3)
+	MUL4(Z4, Z5, Z6, Z7)
+	MUL4(Z8, Z9, Z10, Z11)
+	MUL4(Z12, Z13, Z14, Z15)
+
+cr4z_terms_start:
+	MOVQ  p+32(FP), CX
+	ADDQ  AX, CX
+	MOVQ  c+40(FP), DI
+	MOVQ  pf+80(FP), R12
+	MOVQ  R11, R10
+	TESTQ R10, R10
+	JZ    cr4z_fin
+
+	TESTQ R12, R12
+	JZ    cr4z_terms
+
+cr4z_terms_pf:
+	PREFETCHT1 (CX)(R12*1)
+	TERM4
+	JNZ cr4z_terms_pf
+	JMP cr4z_fin
+
+cr4z_terms:
+	TERM4
+	JNZ cr4z_terms
+
+cr4z_fin:
+	CMPB         last+90(FP), $0
+	JE           cr4z_store
+	MOVQ         m+8(FP), BX
+	ADDQ         AX, BX
+	LD4((BX), Z24, Z25, Z26, Z27)
+	VBROADCASTSD sigma+48(FP), Z28
+	FIN4(Z0, Z1, Z2, Z3)
+	FIN4(Z4, Z5, Z6, Z7)
+	FIN4(Z8, Z9, Z10, Z11)
+	FIN4(Z12, Z13, Z14, Z15)
+
+cr4z_store:
+	MOVQ x+0(FP), BX
+	ADDQ AX, BX
+	LEAQ (BX)(R8*2), SI
+	CMPB nt+88(FP), $0
+	JE   cr4z_st
+	NT4(Z0, Z1, Z2, Z3, (BX))
+	NT4(Z4, Z5, Z6, Z7, (BX)(R8*1))
+	NT4(Z8, Z9, Z10, Z11, (SI))
+	NT4(Z12, Z13, Z14, Z15, (SI)(R8*1))
+	JMP  cr4z_next
+
+cr4z_st:
+	ST4(Z0, Z1, Z2, Z3, (BX))
+	ST4(Z4, Z5, Z6, Z7, (BX)(R8*1))
+	ST4(Z8, Z9, Z10, Z11, (SI))
+	ST4(Z12, Z13, Z14, Z15, (SI)(R8*1))
+
+cr4z_next:
+	ADDQ $256, AX
+	CMPQ AX, R9
+	JLT  cr4z_loop
+
+cr4z_done:
+	CMPB nt+88(FP), $0
+	JE   cr4z_ret
+	SFENCE // the streaming stores ordered before what follows (another goroutine may read x next)
+
+cr4z_ret:
+	VZEROUPPER
+	RET
+
 // FOLD4 adds the high 256 bits of the zmm accumulators to their low
 // halves (lane l gets lanes l and l+4), through the temporary Y12.
 #define FOLD4(z0, y0, z1, y1, z2, y2, z3, y3) \

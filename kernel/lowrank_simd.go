@@ -106,11 +106,12 @@ func dotRowsTiles(dst, a []float64, ka int, b []float64, kb, cols, stride, ahead
 }
 
 // combineRowsTiles is combineRows on a SIMD path: combTileRows rows at a
-// time, then tiles of 4, then three rows left by a tile of 4 that overlaps
-// a row already done (which gets the same bits again: each element is one
-// chain from the inputs, the first chunk of terms starting from s·z, not
-// from x), one or two rows alone; the columns past the last whole group of
-// 4 in Go with math.FMA, the chain of roundings of the lanes.
+// time, then tiles of 4, then the rows left: three by a tile of 4 that
+// overlaps a row already done (which gets the same bits again: each
+// element is one chain from the inputs, the first chunk of terms starting
+// from s·z, not from x), one or two alone; where combOverlapTiles holds,
+// two by a tile of 4 and five by a main tile that overlap rows done. The columns past the last whole group of 4 in Go with math.FMA,
+// the chain of roundings of the lanes.
 func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64, ahead int) {
 	c4 := cols &^ 3
 	nt := ahead > 0 && streamAligned(x, stride)
@@ -123,12 +124,19 @@ func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, st
 		for ; l+combTileRows <= k; l += combTileRows {
 			combineTile(combTileRows, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l, prefetchAhead(ahead, l/combTileRows), nt)
 		}
+		if combOverlapTiles() && k-l == 5 && k >= combTileRows {
+			// Five rows left: a main tile over the last rows, one of
+			// them done already (it gets the same bits again).
+			combineTile(combTileRows, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, k-combTileRows, 0, nt)
+			l = k
+		}
 		for ; l+4 <= k; l += 4 {
 			combineTile(4, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l, 0, false)
 		}
-		if k-l == 3 && k >= 4 {
-			// Three rows left: a tile of 4 over the last rows, one of
-			// them done already. One or two rows go alone: a tile that
+		if (k-l == 3 || combOverlapTiles() && k-l == 2) && k >= 4 {
+			// Three rows left (two where combOverlapTiles holds): a
+			// tile of 4 over the last rows, the others of it done
+			// already. Otherwise one or two rows go alone: a tile that
 			// overlaps more rows computes more than it saves.
 			combineTile(4, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, k-4, 0, false)
 			l = k

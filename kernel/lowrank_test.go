@@ -158,8 +158,10 @@ func makeCombineCases(seed uint64, special bool) []combineCase {
 	var cs []combineCase
 	i := 0
 	// k: below, at and past the tiles of 4 and of combTileRows (6 on
-	// amd64), their overlapping last tiles, several whole tiles.
-	for _, k := range []int{0, 1, 2, 3, 4, 5, 6, 7, 13} {
+	// amd64), their overlapping last tiles (k = 8, 9 and 11 on AVX-512:
+	// a tile of 4 over two or three rows left, a tile of 6 over five),
+	// several whole tiles.
+	for _, k := range []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13} {
 		for _, kp := range []int{0, 1, 2, 3, 5, 8, 17, combineTerms + 6, 2*combineTerms + 2} {
 			// n = 71: two whole steps of 32 columns of the AVX-512 tile,
 			// one of 4 and 3 columns alone, with the terms in chunks.
@@ -171,7 +173,7 @@ func makeCombineCases(seed uint64, special bool) []combineCase {
 					if k < 1 || k > 2 || kp != 17 {
 						continue
 					}
-				} else if n > 100 && (k > 3 || kp > 5) || kp > 17 && n > 17 && (n != 71 || k < 6) || k > 7 && n > 33 {
+				} else if n > 100 && (k > 3 || kp > 5) || kp > 17 && n > 17 && (n != 71 || k < 6) || k > 7 && n > 33 && (k > 11 || n > 100) {
 					continue
 				}
 				kind := i % numKinds
