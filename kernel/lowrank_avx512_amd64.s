@@ -49,11 +49,10 @@
 	VFMADD213PD Z26, Z28, r2 \
 	VFMADD213PD Z27, Z28, r3
 
-// TERM6 is one term step of combineRows6AVX512: the term's 32 columns of
-// p into Z24-Z27, each row's coefficient broadcast, 24 FMAs; it leaves the
-// flags of the count of terms left.
-#define TERM6 \
-	LD4((CX), Z24, Z25, Z26, Z27)   \
+// TERM_ROWS4 is the FMAs of one term for the first 4 rows of a tile, the
+// term's p in Z24-Z27: each row's coefficient broadcast (from DI), 16
+// FMAs.
+#define TERM_ROWS4 \
 	VBROADCASTSD 0(DI), Z28         \
 	FMA4(Z28, Z0, Z1, Z2, Z3)       \
 	VBROADCASTSD 8(DI), Z29         \
@@ -61,7 +60,15 @@
 	VBROADCASTSD 16(DI), Z28        \
 	FMA4(Z28, Z8, Z9, Z10, Z11)     \
 	VBROADCASTSD 24(DI), Z29        \
-	FMA4(Z29, Z12, Z13, Z14, Z15)   \
+	FMA4(Z29, Z12, Z13, Z14, Z15)
+
+// TERM6 is one term step of combineRows6AVX512: the term's 32 columns of
+// p into Z24-Z27, each row's coefficient broadcast, 24 FMAs; it leaves the
+// flags of the count of terms left. TERM4 is the step of
+// combineRows4AVX512, 16 FMAs.
+#define TERM6 \
+	LD4((CX), Z24, Z25, Z26, Z27)   \
+	TERM_ROWS4                      \
 	VBROADCASTSD 32(DI), Z28        \
 	FMA4(Z28, Z16, Z17, Z18, Z19)   \
 	VBROADCASTSD 40(DI), Z29        \
@@ -70,8 +77,133 @@
 	ADDQ $48, DI                    \
 	DECQ R10
 
+#define TERM4 \
+	LD4((CX), Z24, Z25, Z26, Z27)   \
+	TERM_ROWS4                      \
+	ADDQ R8, CX                     \
+	ADDQ $32, DI                    \
+	DECQ R10
+
 // PF4 asks L1 for the 4 cache lines from addr.
 #define PF4(addr) PREFETCHT0 addr; PREFETCHT0 64+addr; PREFETCHT0 128+addr; PREFETCHT0 192+addr
+
+// The row macros of combineRows4AVX512 and combineRows6AVX512 (for
+// COMB_ROWS_BODY): each applies its operation to the rows of the tile, at
+// BX, BX + stride, SI, SI + stride (and DX, DX + stride for 6), with the
+// accumulators Z0 … Z15 (… Z23).
+#define LOAD_ROWS4 \
+	LD4((BX), Z0, Z1, Z2, Z3)           \
+	LD4((BX)(R8*1), Z4, Z5, Z6, Z7)     \
+	LD4((SI), Z8, Z9, Z10, Z11)         \
+	LD4((SI)(R8*1), Z12, Z13, Z14, Z15)
+#define LOAD_ROWS6 LOAD_ROWS4; LD4((DX), Z16, Z17, Z18, Z19); LD4((DX)(R8*1), Z20, Z21, Z22, Z23)
+
+#define PF_ROWS4 PF4(1024(BX)); PF4(1024(BX)(R8*1)); PF4(1024(SI)); PF4(1024(SI)(R8*1))
+#define PF_ROWS6 PF_ROWS4; PF4(1024(DX)); PF4(1024(DX)(R8*1))
+
+#define MUL_ROWS4 MUL4(Z0, Z1, Z2, Z3); MUL4(Z4, Z5, Z6, Z7); MUL4(Z8, Z9, Z10, Z11); MUL4(Z12, Z13, Z14, Z15)
+#define MUL_ROWS6 MUL_ROWS4; MUL4(Z16, Z17, Z18, Z19); MUL4(Z20, Z21, Z22, Z23)
+
+#define FIN_ROWS4 FIN4(Z0, Z1, Z2, Z3); FIN4(Z4, Z5, Z6, Z7); FIN4(Z8, Z9, Z10, Z11); FIN4(Z12, Z13, Z14, Z15)
+#define FIN_ROWS6 FIN_ROWS4; FIN4(Z16, Z17, Z18, Z19); FIN4(Z20, Z21, Z22, Z23)
+
+#define NT_ROWS4 \
+	NT4(Z0, Z1, Z2, Z3, (BX))           \
+	NT4(Z4, Z5, Z6, Z7, (BX)(R8*1))     \
+	NT4(Z8, Z9, Z10, Z11, (SI))         \
+	NT4(Z12, Z13, Z14, Z15, (SI)(R8*1))
+#define NT_ROWS6 NT_ROWS4; NT4(Z16, Z17, Z18, Z19, (DX)); NT4(Z20, Z21, Z22, Z23, (DX)(R8*1))
+
+#define ST_ROWS4 \
+	ST4(Z0, Z1, Z2, Z3, (BX))           \
+	ST4(Z4, Z5, Z6, Z7, (BX)(R8*1))     \
+	ST4(Z8, Z9, Z10, Z11, (SI))         \
+	ST4(Z12, Z13, Z14, Z15, (SI)(R8*1))
+#define ST_ROWS6 ST_ROWS4; ST4(Z16, Z17, Z18, Z19, (DX)); ST4(Z20, Z21, Z22, Z23, (DX)(R8*1))
+
+// COMB_ROWS_BODY is the body of combineRows6AVX512 and combineRows4AVX512
+// (the arguments: the term step and the row macros above): for each step
+// of 32 columns, the rows' accumulators from s·z (first) or from x, the
+// terms, fma(σ, u, m) (last), and the stores; an SFENCE after streaming
+// stores orders them before what follows (another goroutine may read x
+// next).
+#define COMB_ROWS_BODY(term, pfRows, loadRows, mulRows, finRows, ntRows, stRows) \
+	MOVQ  cols+56(FP), R9         \
+	MOVQ  stride+64(FP), R8       \
+	MOVQ  kp+72(FP), R11          \
+	SHLQ  $3, R8                  \
+	SHLQ  $3, R9                  \
+	XORQ  AX, AX                  \
+	TESTQ R9, R9                  \
+	JZ    crz_done                \
+crz_loop:                         \
+	MOVQ z+24(FP), BX             \
+	CMPB first+89(FP), $0         \
+	JNE  crz_init                 \
+	MOVQ x+0(FP), BX              \
+crz_init:                         \
+	ADDQ AX, BX                   \
+	LEAQ (BX)(R8*2), SI           \
+	LEAQ (SI)(R8*2), DX           \
+	CMPQ pf+80(FP), $0            \
+	JE   crz_load                 \
+	pfRows                        \
+crz_load:                         \
+	loadRows                      \
+	CMPB first+89(FP), $0         \
+	JE   crz_terms_start          \
+	MOVQ s+16(FP), BX             \
+	ADDQ AX, BX                   \
+	LD4((BX), Z24, Z25, Z26, Z27) \
+	mulRows                       \
+crz_terms_start:                  \
+	MOVQ  p+32(FP), CX            \
+	ADDQ  AX, CX                  \
+	MOVQ  c+40(FP), DI            \
+	MOVQ  pf+80(FP), R12          \
+	MOVQ  R11, R10                \
+	TESTQ R10, R10                \
+	JZ    crz_fin                 \
+	TESTQ R12, R12                \
+	JZ    crz_terms               \
+crz_terms_pf:                     \
+	PREFETCHT1 (CX)(R12*1)        \
+	term                          \
+	JNZ crz_terms_pf              \
+	JMP crz_fin                   \
+crz_terms:                        \
+	term                          \
+	JNZ crz_terms                 \
+crz_fin:                          \
+	CMPB         last+90(FP), $0  \
+	JE           crz_store        \
+	MOVQ         m+8(FP), BX      \
+	ADDQ         AX, BX           \
+	LD4((BX), Z24, Z25, Z26, Z27) \
+	VBROADCASTSD sigma+48(FP), Z28 \
+	finRows                       \
+crz_store:                        \
+	MOVQ x+0(FP), BX              \
+	ADDQ AX, BX                   \
+	LEAQ (BX)(R8*2), SI           \
+	LEAQ (SI)(R8*2), DX           \
+	CMPB nt+88(FP), $0            \
+	JE   crz_st                   \
+	ntRows                        \
+	JMP  crz_next                 \
+crz_st:                           \
+	stRows                        \
+crz_next:                         \
+	ADDQ $256, AX                 \
+	CMPQ AX, R9                   \
+	JLT  crz_loop                 \
+crz_done:                         \
+	CMPB nt+88(FP), $0            \
+	JE   crz_ret                  \
+	SFENCE                        \
+crz_ret:                          \
+	VZEROUPPER                    \
+	RET
 
 // func combineRows6AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp, pf int, nt, first, last bool)
 // Requires: AVX512F
@@ -88,140 +220,7 @@
 // non-temporal stores, which do not read the lines first, and an SFENCE
 // ends the call.
 TEXT ·combineRows6AVX512(SB), NOSPLIT, $0-91
-	MOVQ  cols+56(FP), R9
-	MOVQ  stride+64(FP), R8
-	MOVQ  kp+72(FP), R11
-	SHLQ  $3, R8
-	SHLQ  $3, R9
-	XORQ  AX, AX
-	TESTQ R9, R9
-	JZ    cr6z_done
-
-cr6z_loop:
-	MOVQ z+24(FP), BX
-	CMPB first+89(FP), $0
-	JNE  cr6z_init
-	MOVQ x+0(FP), BX
-
-cr6z_init:
-	ADDQ AX, BX
-	LEAQ (BX)(R8*2), SI
-	LEAQ (SI)(R8*2), DX
-	CMPQ pf+80(FP), $0
-	JE   cr6z_load
-	PF4(1024(BX))
-	PF4(1024(BX)(R8*1))
-	PF4(1024(SI))
-	PF4(1024(SI)(R8*1))
-	PF4(1024(DX))
-	PF4(1024(DX)(R8*1))
-
-cr6z_load:
-	LD4((BX), Z0, Z1, Z2, Z3)
-	LD4((BX)(R8*1), Z4, Z5, Z6, Z7)
-	LD4((SI), Z8, Z9, Z10, Z11)
-	LD4((SI)(R8*1), Z12, Z13, Z14, Z15)
-	LD4((DX), Z16, Z17, Z18, Z19)
-	LD4((DX)(R8*1), Z20, Z21, Z22, Z23)
-	CMPB first+89(FP), $0
-	JE   cr6z_terms_start
-	MOVQ s+16(FP), BX
-	ADDQ AX, BX
-	LD4((BX), Z24, Z25, Z26, Z27)
-	MUL4(Z0, Z1, Z2, Z3)
-	MUL4(Z4, Z5, Z6, Z7)
-	MUL4(Z8, Z9, Z10, Z11)
-	MUL4(Z12, Z13, Z14, Z15)
-	MUL4(Z16, Z17, Z18, Z19)
-	MUL4(Z20, Z21, Z22, Z23)
-
-cr6z_terms_start:
-	MOVQ  p+32(FP), CX
-	ADDQ  AX, CX
-	MOVQ  c+40(FP), DI
-	MOVQ  pf+80(FP), R12
-	MOVQ  R11, R10
-	TESTQ R10, R10
-	JZ    cr6z_fin
-
-	TESTQ R12, R12
-	JZ    cr6z_terms
-
-cr6z_terms_pf:
-	PREFETCHT1 (CX)(R12*1)
-	TERM6
-	JNZ cr6z_terms_pf
-	JMP cr6z_fin
-
-cr6z_terms:
-	TERM6
-	JNZ cr6z_terms
-
-cr6z_fin:
-	CMPB         last+90(FP), $0
-	JE           cr6z_store
-	MOVQ         m+8(FP), BX
-	ADDQ         AX, BX
-	LD4((BX), Z24, Z25, Z26, Z27)
-	VBROADCASTSD sigma+48(FP), Z28
-	FIN4(Z0, Z1, Z2, Z3)
-	FIN4(Z4, Z5, Z6, Z7)
-	FIN4(Z8, Z9, Z10, Z11)
-	FIN4(Z12, Z13, Z14, Z15)
-	FIN4(Z16, Z17, Z18, Z19)
-	FIN4(Z20, Z21, Z22, Z23)
-
-cr6z_store:
-	MOVQ x+0(FP), BX
-	ADDQ AX, BX
-	LEAQ (BX)(R8*2), SI
-	LEAQ (SI)(R8*2), DX
-	CMPB nt+88(FP), $0
-	JE   cr6z_st
-	NT4(Z0, Z1, Z2, Z3, (BX))
-	NT4(Z4, Z5, Z6, Z7, (BX)(R8*1))
-	NT4(Z8, Z9, Z10, Z11, (SI))
-	NT4(Z12, Z13, Z14, Z15, (SI)(R8*1))
-	NT4(Z16, Z17, Z18, Z19, (DX))
-	NT4(Z20, Z21, Z22, Z23, (DX)(R8*1))
-	JMP  cr6z_next
-
-cr6z_st:
-	ST4(Z0, Z1, Z2, Z3, (BX))
-	ST4(Z4, Z5, Z6, Z7, (BX)(R8*1))
-	ST4(Z8, Z9, Z10, Z11, (SI))
-	ST4(Z12, Z13, Z14, Z15, (SI)(R8*1))
-	ST4(Z16, Z17, Z18, Z19, (DX))
-	ST4(Z20, Z21, Z22, Z23, (DX)(R8*1))
-
-cr6z_next:
-	ADDQ $256, AX
-	CMPQ AX, R9
-	JLT  cr6z_loop
-
-cr6z_done:
-	CMPB nt+88(FP), $0
-	JE   cr6z_ret
-	SFENCE // the streaming stores ordered before what follows (another goroutine may read x next)
-
-cr6z_ret:
-	VZEROUPPER
-	RET
-
-// TERM4 is TERM6 for the 4 rows of combineRows4AVX512: 16 FMAs.
-#define TERM4 \
-	LD4((CX), Z24, Z25, Z26, Z27)   \
-	VBROADCASTSD 0(DI), Z28         \
-	FMA4(Z28, Z0, Z1, Z2, Z3)       \
-	VBROADCASTSD 8(DI), Z29         \
-	FMA4(Z29, Z4, Z5, Z6, Z7)       \
-	VBROADCASTSD 16(DI), Z28        \
-	FMA4(Z28, Z8, Z9, Z10, Z11)     \
-	VBROADCASTSD 24(DI), Z29        \
-	FMA4(Z29, Z12, Z13, Z14, Z15)   \
-	ADDQ R8, CX                     \
-	ADDQ $32, DI                    \
-	DECQ R10
+	COMB_ROWS_BODY(TERM6, PF_ROWS6, LOAD_ROWS6, MUL_ROWS6, FIN_ROWS6, NT_ROWS6, ST_ROWS6)
 
 // func combineRows4AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp, pf int, nt, first, last bool)
 // Requires: AVX512F
@@ -230,111 +229,7 @@ cr6z_ret:
 // accumulators), cols a multiple of 32, the coefficients c[t*4+r]: the
 // same chain for each element, with the same pf and nt.
 TEXT ·combineRows4AVX512(SB), NOSPLIT, $0-91
-	MOVQ  cols+56(FP), R9
-	MOVQ  stride+64(FP), R8
-	MOVQ  kp+72(FP), R11
-	SHLQ  $3, R8
-	SHLQ  $3, R9
-	XORQ  AX, AX
-	TESTQ R9, R9
-	JZ    cr4z_done
-
-cr4z_loop:
-	MOVQ z+24(FP), BX
-	CMPB first+89(FP), $0
-	JNE  cr4z_init
-	MOVQ x+0(FP), BX
-
-cr4z_init:
-	ADDQ AX, BX
-	LEAQ (BX)(R8*2), SI
-	CMPQ pf+80(FP), $0
-	JE   cr4z_load
-	PF4(1024(BX))
-	PF4(1024(BX)(R8*1))
-	PF4(1024(SI))
-	PF4(1024(SI)(R8*1))
-
-cr4z_load:
-	LD4((BX), Z0, Z1, Z2, Z3)
-	LD4((BX)(R8*1), Z4, Z5, Z6, Z7)
-	LD4((SI), Z8, Z9, Z10, Z11)
-	LD4((SI)(R8*1), Z12, Z13, Z14, Z15)
-	CMPB first+89(FP), $0
-	JE   cr4z_terms_start
-	MOVQ s+16(FP), BX
-	ADDQ AX, BX
-	LD4((BX), Z24, Z25, Z26, Z27)
-	MUL4(Z0, Z1, Z2, Z3)
-	MUL4(Z4, Z5, Z6, Z7)
-	MUL4(Z8, Z9, Z10, Z11)
-	MUL4(Z12, Z13, Z14, Z15)
-
-cr4z_terms_start:
-	MOVQ  p+32(FP), CX
-	ADDQ  AX, CX
-	MOVQ  c+40(FP), DI
-	MOVQ  pf+80(FP), R12
-	MOVQ  R11, R10
-	TESTQ R10, R10
-	JZ    cr4z_fin
-
-	TESTQ R12, R12
-	JZ    cr4z_terms
-
-cr4z_terms_pf:
-	PREFETCHT1 (CX)(R12*1)
-	TERM4
-	JNZ cr4z_terms_pf
-	JMP cr4z_fin
-
-cr4z_terms:
-	TERM4
-	JNZ cr4z_terms
-
-cr4z_fin:
-	CMPB         last+90(FP), $0
-	JE           cr4z_store
-	MOVQ         m+8(FP), BX
-	ADDQ         AX, BX
-	LD4((BX), Z24, Z25, Z26, Z27)
-	VBROADCASTSD sigma+48(FP), Z28
-	FIN4(Z0, Z1, Z2, Z3)
-	FIN4(Z4, Z5, Z6, Z7)
-	FIN4(Z8, Z9, Z10, Z11)
-	FIN4(Z12, Z13, Z14, Z15)
-
-cr4z_store:
-	MOVQ x+0(FP), BX
-	ADDQ AX, BX
-	LEAQ (BX)(R8*2), SI
-	CMPB nt+88(FP), $0
-	JE   cr4z_st
-	NT4(Z0, Z1, Z2, Z3, (BX))
-	NT4(Z4, Z5, Z6, Z7, (BX)(R8*1))
-	NT4(Z8, Z9, Z10, Z11, (SI))
-	NT4(Z12, Z13, Z14, Z15, (SI)(R8*1))
-	JMP  cr4z_next
-
-cr4z_st:
-	ST4(Z0, Z1, Z2, Z3, (BX))
-	ST4(Z4, Z5, Z6, Z7, (BX)(R8*1))
-	ST4(Z8, Z9, Z10, Z11, (SI))
-	ST4(Z12, Z13, Z14, Z15, (SI)(R8*1))
-
-cr4z_next:
-	ADDQ $256, AX
-	CMPQ AX, R9
-	JLT  cr4z_loop
-
-cr4z_done:
-	CMPB nt+88(FP), $0
-	JE   cr4z_ret
-	SFENCE // the streaming stores ordered before what follows (another goroutine may read x next)
-
-cr4z_ret:
-	VZEROUPPER
-	RET
+	COMB_ROWS_BODY(TERM4, PF_ROWS4, LOAD_ROWS4, MUL_ROWS4, FIN_ROWS4, NT_ROWS4, ST_ROWS4)
 
 // FOLD4 adds the high 256 bits of the zmm accumulators to their low
 // halves (lane l gets lanes l and l+4), through the temporary Y12.

@@ -63,6 +63,13 @@ saos_whole:
 	VZEROUPPER
 	RET
 
+// ZERO4 clears the zmm registers a, b, c and d.
+#define ZERO4(a, b, c, d) \
+	VPXORQ a, a, a \
+	VPXORQ b, b, b \
+	VPXORQ c, c, c \
+	VPXORQ d, d, d
+
 // RSQ_BLOCK32 adds the squares of the 32 elements at base to the four
 // accumulators a0 … a3 of one row, and moves base on.
 #define RSQ_BLOCK32(base, a0, a1, a2, a3) \
@@ -110,22 +117,10 @@ TEXT ·rowSquares4AVX512(SB), NOSPLIT, $0-24
 	LEAQ   (SI)(CX*8), R8
 	LEAQ   (R8)(CX*8), R9
 	LEAQ   (R9)(CX*8), R10
-	VPXORQ Z0, Z0, Z0
-	VPXORQ Z1, Z1, Z1
-	VPXORQ Z2, Z2, Z2
-	VPXORQ Z3, Z3, Z3
-	VPXORQ Z4, Z4, Z4
-	VPXORQ Z5, Z5, Z5
-	VPXORQ Z6, Z6, Z6
-	VPXORQ Z7, Z7, Z7
-	VPXORQ Z8, Z8, Z8
-	VPXORQ Z9, Z9, Z9
-	VPXORQ Z10, Z10, Z10
-	VPXORQ Z11, Z11, Z11
-	VPXORQ Z12, Z12, Z12
-	VPXORQ Z13, Z13, Z13
-	VPXORQ Z14, Z14, Z14
-	VPXORQ Z15, Z15, Z15
+	ZERO4(Z0, Z1, Z2, Z3)
+	ZERO4(Z4, Z5, Z6, Z7)
+	ZERO4(Z8, Z9, Z10, Z11)
+	ZERO4(Z12, Z13, Z14, Z15)
 
 	MOVQ CX, BX
 	SHRQ $5, BX
