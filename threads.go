@@ -414,9 +414,9 @@ func splitRange(bounds []int, total, parts, align, minLen int) int {
 	return used
 }
 
-// start hands job to the first helpers goroutines of the pool (at least
-// one, at most all), one range each, and returns at once; wait returns
-// when they are done. With more than one, job must give the same result
+// start hands job to as many of the pool's helpers as helpers says (at
+// least one, at most all), one range each, and returns at once; wait
+// returns when they are done. With more than one, job must give the same result
 // however many of its ranges run, and at once: the fill's chunks, which
 // every range takes from one counter (fillJob.drawChunks). It reports
 // false, starting nothing, when the pool is stopped.

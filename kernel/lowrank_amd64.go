@@ -7,9 +7,9 @@ import "unsafe"
 // The AVX-512 path runs CombineRows' tiles of 6 and of 4 rows and its
 // single rows 32 columns at a time and DotRows' tiles 8 columns at a time
 // in zmm registers, the columns past those by the AVX2 kernels (VEX
-// encoded, valid on every AVX-512 CPU). CombineRows' elements
-// are each the same chain on both, so its bits are the AVX2 path's;
-// DotRows sums in 8 lanes instead of 4.
+// encoded, valid on every AVX-512 CPU). CombineRows' elements are each the
+// same chain on both, so its bits are the AVX2 path's; DotRows sums in 8
+// lanes instead of 4.
 
 func dotRows(dst, a []float64, ka int, b []float64, kb, cols, stride, ahead, i0, i1 int) {
 	if !useAVX2 {

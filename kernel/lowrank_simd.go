@@ -110,8 +110,9 @@ func dotRowsTiles(dst, a []float64, ka int, b []float64, kb, cols, stride, ahead
 // overlaps a row already done (which gets the same bits again: each
 // element is one chain from the inputs, the first chunk of terms starting
 // from s·z, not from x), one or two alone; where combOverlapTiles holds,
-// two by a tile of 4 and five by a main tile that overlap rows done. The columns past the last whole group of 4 in Go with math.FMA,
-// the chain of roundings of the lanes.
+// two by a tile of 4 and five by a main tile that overlap rows done. The
+// columns past the last whole group of 4 in Go with math.FMA, the chain
+// of roundings of the lanes.
 func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64, ahead int) {
 	c4 := cols &^ 3
 	nt := ahead > 0 && streamAligned(x, stride)
