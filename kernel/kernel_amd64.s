@@ -967,8 +967,8 @@ sao512_tail:
 
 	// The rows' tails, in a second pass: a masked store spans the next
 	// row's first elements (masked off), and a load of them right after it
-	// waited for the store to complete (589 against 224 ns for all rows
-	// at n = 63 and 64).
+	// waited for the store to complete (docs/performance.md, "Zen 5,
+	// seventh visit").
 	TESTQ CX, CX
 	JZ    sao512_done
 	MOVQ  rows+32(FP), DX
