@@ -104,6 +104,25 @@ func BenchmarkScaleAddOuter(b *testing.B) {
 	}
 }
 
+// BenchmarkScaleAxpyRows is the placing of a population of λ candidates:
+// y_i ← s·y_i, x_i ← m + σ·y_i.
+func BenchmarkScaleAxpyRows(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 9))
+	for _, n := range []int{8, 30, 63, 64, 100} {
+		k := lambda(n)
+		x, y, m := make([]float64, k*n), randSlice(r, k*n), randSlice(r, n)
+		b.Run(fmt.Sprintf("n=%d/k=%d", n, k), func(b *testing.B) {
+			benchPaths(b, func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(24 * k * n)) // y read and written, x written
+				for b.Loop() {
+					ScaleAxpyRows(x, 0.5, y, 1, m, k)
+				}
+			})
+		})
+	}
+}
+
 // BenchmarkScaleAddOuterNorms is the stop tests' scan of A with a pending
 // update: ScaleAddOuterNorms (fused=true) against ScaleAddOuter followed by
 // Norm of every row (fused=false), which reads A twice.

@@ -1043,19 +1043,37 @@ sao256_four:
 	ADDQ        $32, DI
 
 sao256_tail:
-	TESTQ       CX, CX
-	JZ          sao256_next
-	VMASKMOVPD  (DI), Y12, Y0
-	VMASKMOVPD  (SI), Y12, Y1
-	VMULPD      Y14, Y0, Y0
-	VFMADD231PD Y1, Y15, Y0
-	VMASKMOVPD  Y0, Y12, (DI)
-	LEAQ        (DI)(CX*8), DI
+	LEAQ (DI)(CX*8), DI // the next row; its tail waits for the second pass
 
-sao256_next:
 	ADDQ $8, R11
 	DECQ DX
 	JNZ  sao256_rows
+
+	// The rows' tails, in a second pass, as in scaleAddOuterAVX512.
+	TESTQ      CX, CX
+	JZ         sao256_done
+	MOVQ       rows+32(FP), DX
+	MOVQ       p_base+56(FP), R11
+	MOVQ       R10, AX
+	SUBQ       CX, AX               // the tail's first column
+	MOVQ       a_base+0(FP), DI
+	LEAQ       (DI)(AX*8), DI
+	LEAQ       (R12)(AX*8), SI
+	VMASKMOVPD (SI), Y12, Y1        // v's tail, the same for every row
+
+sao256_tails:
+	VMULSD       (R11), X13, X0
+	VBROADCASTSD X0, Y15
+	VMASKMOVPD   (DI), Y12, Y0
+	VMULPD       Y14, Y0, Y0
+	VFMADD231PD  Y1, Y15, Y0
+	VMASKMOVPD   Y0, Y12, (DI)
+	LEAQ         (DI)(R10*8), DI
+	ADDQ         $8, R11
+	DECQ         DX
+	JNZ          sao256_tails
+
+sao256_done:
 	VZEROUPPER
 	RET
 
@@ -1825,23 +1843,43 @@ sar512_cols:
 	JNZ         sar512_cols
 
 sar512_tail:
-	TESTQ       CX, CX
-	JZ          sar512_next
+	LEAQ (SI)(CX*8), SI // the next rows; the tails wait for the second pass
+	LEAQ (DI)(CX*8), DI
+	SUBQ R8, R11
+	JNZ  sar512_row
+
+	// The rows' tails, in a second pass: a masked store spans the next
+	// row's first elements (masked off), and a load of them right after it
+	// waits for the store to complete.
+	TESTQ     CX, CX
+	JZ        sar512_done
+	MOVQ      R8, AX
+	SUBQ      CX, AX        // the tail's first column
+	SHLQ      $3, AX
+	MOVQ      x_base+0(FP), DI
+	MOVQ      y_base+32(FP), SI
+	ADDQ      AX, DI
+	ADDQ      AX, SI
+	VMOVUPD.Z (DX)(AX*1), K1, Z3 // m's tail, the same for every row
+	MOVQ      x_len+8(FP), R11
+	MOVQ      R8, R9
+	SHLQ      $3, R8        // bytes a row
+
+sar512_tails:
 	VMOVUPD.Z   (SI), K1, Z0
-	VMOVUPD.Z   (R10), K1, Z1
+	VMOVAPD     Z3, Z1
 	VMULPD      Z31, Z0, Z0
 	VMOVUPD     Z0, K1, (SI)
 	VFMADD231PD Z0, Z30, Z1
 	VMOVUPD     Z1, K1, (DI)
 	VPANDQ      Z29, Z1, Z2
 	VPMAXUQ     Z2, Z28, Z28
-	LEAQ        (SI)(CX*8), SI
-	LEAQ        (DI)(CX*8), DI
+	ADDQ        R8, SI
+	ADDQ        R8, DI
+	SUBQ        R9, R11
+	JNZ         sar512_tails
 
-sar512_next:
-	SUBQ R8, R11
-	JNZ  sar512_row
-
+sar512_done:
 	VPCMPEQQ Z29, Z28, K2
 	KMOVW    K2, AX
 	TESTQ    AX, AX
