@@ -155,19 +155,16 @@ func scaleAddRankK(a []float64, n, rows, cols int, alpha float64, beta, p, q []f
 	}
 }
 
-// scaleAddRankKTiles runs the whole 4-row × 32-column tiles of the block on
-// scaleAddRankK4AVX512 and the columns and rows left over on
-// scaleAddRankKAVX512: every element gets the same chain either way.
+// scaleAddRankKTiles runs the groups of 4 rows of the block on
+// scaleAddRankK4AVX512 and the rows left over on scaleAddRankKAVX512:
+// every element gets the same chain either way.
 func scaleAddRankKTiles(a []float64, n, rows, cols int, alpha float64, beta, p, q []float64, k int) {
-	r4, c32 := rows&^3, cols&^31
-	if r4 == 0 || c32 == 0 {
+	r4 := rows &^ 3
+	if r4 == 0 {
 		scaleAddRankKAVX512(a, n, rows, cols, alpha, beta, p, q, k)
 		return
 	}
-	scaleAddRankK4AVX512(a, n, r4, c32, alpha, beta, p, q, k)
-	if c32 < cols {
-		scaleAddRankKAVX512(a[c32:], n, r4, cols-c32, alpha, beta, p, q[c32:], k)
-	}
+	scaleAddRankK4AVX512(a, n, r4, cols, alpha, beta, p, q, k)
 	if r4 < rows {
 		scaleAddRankKAVX512(a[r4*n:], n, rows-r4, cols, alpha, beta, p[r4:], q, k)
 	}
@@ -305,9 +302,9 @@ func scaleAddOuterAVX2(a []float64, n, rows int, alpha, beta float64, p, v []flo
 //go:noescape
 func scaleAddRankKAVX512(a []float64, n, rows, cols int, alpha float64, beta, p, q []float64, k int)
 
-// scaleAddRankK4AVX512 is scaleAddRankKAVX512 for rows a multiple of 4 and
-// cols a multiple of 32 (both ≥ 1 of them), in register tiles of 4 rows ×
-// 32 columns: the same bits.
+// scaleAddRankK4AVX512 is scaleAddRankKAVX512 for rows a multiple of 4 (≥ 4)
+// and cols ≥ 1, in register tiles of 4 rows × 32 columns, then 4 × 8 and a
+// masked tail: the same bits.
 //
 //go:noescape
 func scaleAddRankK4AVX512(a []float64, n, rows, cols int, alpha float64, beta, p, q []float64, k int)

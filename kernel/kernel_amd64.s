@@ -1486,22 +1486,35 @@ rk256_next:
 	VFMADD231PD  Z18, zc, z2        \
 	VFMADD231PD  Z19, zc, z3
 
+// TERM4_ROWS adds c_t·q_t to the 4 rows' accumulators Z0, Z4, Z8 and Z12
+// (8 columns of q_t in Z16; each row's c_t broadcast from its table).
+#define TERM4_ROWS \
+	VBROADCASTSD 0(R11)(AX*8), Z20   \
+	VFMADD231PD  Z16, Z20, Z0        \
+	VBROADCASTSD 128(R11)(AX*8), Z21 \
+	VFMADD231PD  Z16, Z21, Z4        \
+	VBROADCASTSD 256(R11)(AX*8), Z22 \
+	VFMADD231PD  Z16, Z22, Z8        \
+	VBROADCASTSD 384(R11)(AX*8), Z23 \
+	VFMADD231PD  Z16, Z23, Z12
+
 // func scaleAddRankK4AVX512(a []float64, n, rows, cols int, alpha float64, beta, p, q []float64, k int)
 // Requires: AVX512F
 //
-// scaleAddRankKAVX512 for rows a multiple of 4 and cols a multiple of 32:
-// register tiles of 4 rows × 32 columns (16 accumulators), so that each
-// term's 4 registers of q serve 4 rows (8 loads for 16 FMAs, against 9 for
-// 8 row by row). The same operations in the same order per element: the
-// same bits.
+// scaleAddRankKAVX512 for rows a multiple of 4: register tiles of 4 rows ×
+// 32 columns (16 accumulators), so that each term's 4 registers of q serve
+// 4 rows (8 loads for 16 FMAs, against 9 for 8 row by row); the columns
+// past the last block of 32 in tiles of 4 rows × 8 and a masked tail (K1).
+// The same operations in the same order per element: the same bits.
 //
 // Registers: DI row 0 of the group at the current columns, R12 row 2 (p's
 // row pointer waits in psave), R8 NBYTES, DX groups of 4 rows left, R10 the
-// blocks of 32 columns, BX blocks left in the group, SI &q[0][j], R9
-// &q[t][j], AX t−k, R11 &coef[0][k], R13 k; Z30 = [α], Z0-Z15 the tile,
-// Z16-Z19 q_t's 32 columns, Z20-Z23 the rows' c_t. The frame holds coef[4][16]
-// (the rows' tables 128 bytes apart), gap = 4·NBYTES − cols·8 (from the end
-// of a group's columns to the next group) and psave.
+// blocks of 32 columns, BX blocks left in the group, CX cols mod 8, SI
+// &q[0][j], R9 &q[t][j], AX t−k, R11 &coef[0][k], R13 k; Z30 = [α], Z0-Z15
+// the tile, Z16-Z19 q_t's 32 columns, Z20-Z23 the rows' c_t. The frame holds
+// coef[4][16] (the rows' tables 128 bytes apart), gap = 4·NBYTES − (cols −
+// cols mod 8)·8 (from the end of a group's columns to the next group) and
+// psave.
 TEXT ·scaleAddRankK4AVX512(SB), NOSPLIT, $528-136
 	MOVQ         a_base+0(FP), DI
 	MOVQ         n+24(FP), R8
@@ -1512,13 +1525,20 @@ TEXT ·scaleAddRankK4AVX512(SB), NOSPLIT, $528-136
 	MOVQ         p_base+80(FP), R12
 	MOVQ         k+128(FP), R13
 	MOVQ         cols+40(FP), R10
-	SHRQ         $5, R10           // R10 = blocks of 32 columns
 	MOVQ         R10, AX
-	SHLQ         $8, AX
+	ANDQ         $-8, AX
+	SHLQ         $3, AX
 	MOVQ         R8, BX
 	SHLQ         $2, BX
 	SUBQ         AX, BX
-	MOVQ         BX, gap-8(SP)     // gap = 4·NBYTES − cols·8: the next group
+	MOVQ         BX, gap-8(SP)     // gap = 4·NBYTES − (cols − cols mod 8)·8: the next group
+	MOVQ         R10, CX
+	ANDQ         $7, CX            // CX = cols mod 8: the tail, masked by K1
+	JZ           rk4_nomask
+	LOAD_TAIL_MASK_K
+
+rk4_nomask:
+	SHRQ $5, R10                   // R10 = blocks of 32 columns
 
 rk4_group:
 	// coef[r*16 + t] = β[t]·p[t*n + i+r] for r < 4, t < k (ROW_COEFS per
@@ -1539,8 +1559,10 @@ rk4_group:
 	SUBQ $384, R11                 // R11 = &coef[k] of row 0
 	MOVQ R12, psave-528(SP)
 	LEAQ (DI)(R8*2), R12           // R12 = row 2
-	MOVQ q_base+104(FP), SI
-	MOVQ R10, BX
+	MOVQ  q_base+104(FP), SI
+	MOVQ  R10, BX
+	TESTQ BX, BX
+	JZ    rk4_eights
 
 rk4_cols:
 	ROW4_SCALE((DI), 64(DI), 128(DI), 192(DI), Z0, Z1, Z2, Z3)
@@ -1577,6 +1599,66 @@ rk4_terms:
 	DECQ BX
 	JNZ  rk4_cols
 
+	// The columns left: blocks of 8 (one register a row), then the
+	// masked tail.
+rk4_eights:
+	MOVQ cols+40(FP), BX
+	ANDQ $31, BX
+	SHRQ $3, BX
+	JZ   rk4_tail
+
+rk4_eight:
+	VMULPD (DI), Z30, Z0
+	VMULPD (DI)(R8*1), Z30, Z4
+	VMULPD (R12), Z30, Z8
+	VMULPD (R12)(R8*1), Z30, Z12
+	MOVQ   SI, R9
+	MOVQ   R13, AX
+	NEGQ   AX
+
+rk4_terms8:
+	VMOVUPD (R9), Z16
+	TERM4_ROWS
+	ADDQ    R8, R9
+	INCQ    AX
+	JNZ     rk4_terms8
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z4, (DI)(R8*1)
+	VMOVUPD Z8, (R12)
+	VMOVUPD Z12, (R12)(R8*1)
+	ADDQ    $64, SI
+	ADDQ    $64, DI
+	ADDQ    $64, R12
+	DECQ    BX
+	JNZ     rk4_eight
+
+rk4_tail:
+	TESTQ     CX, CX
+	JZ        rk4_next
+	VMOVUPD.Z (DI), K1, Z0
+	VMOVUPD.Z (DI)(R8*1), K1, Z4
+	VMOVUPD.Z (R12), K1, Z8
+	VMOVUPD.Z (R12)(R8*1), K1, Z12
+	VMULPD    Z30, Z0, Z0
+	VMULPD    Z30, Z4, Z4
+	VMULPD    Z30, Z8, Z8
+	VMULPD    Z30, Z12, Z12
+	MOVQ      SI, R9
+	MOVQ      R13, AX
+	NEGQ      AX
+
+rk4_terms_tail:
+	VMOVUPD.Z (R9), K1, Z16
+	TERM4_ROWS
+	ADDQ      R8, R9
+	INCQ      AX
+	JNZ       rk4_terms_tail
+	VMOVUPD   Z0, K1, (DI)
+	VMOVUPD   Z4, K1, (DI)(R8*1)
+	VMOVUPD   Z8, K1, (R12)
+	VMOVUPD   Z12, K1, (R12)(R8*1)
+
+rk4_next:
 	MOVQ psave-528(SP), R12
 	ADDQ gap-8(SP), DI
 	DECQ DX
