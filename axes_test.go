@@ -1,6 +1,7 @@
 package mmaes
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -11,7 +12,7 @@ import (
 // 1e-9 for the smallest, as accurate as A's entries allow), along ±u_k.
 func TestPrincipalAxes(t *testing.T) {
 	src := newXoshiro(7)
-	for _, n := range []int{1, 2, 3, 5, 10, 31} {
+	for _, n := range []int{1, 2, 3, 5, 8, 10, 31, 64} {
 		u, v := randomOrthogonal(src, n), randomOrthogonal(src, n)
 		s := make([]float64, n)
 		for k := range s {
@@ -28,7 +29,7 @@ func TestPrincipalAxes(t *testing.T) {
 				w[j*n+i] = sum
 			}
 		}
-		if !principalAxes(w, n, make([]float64, n)) {
+		if !principalAxes(w, n, make([]float64, axesScratch(n))) {
 			t.Fatalf("n = %d: no convergence", n)
 		}
 		norms := make([]float64, n)
@@ -72,11 +73,11 @@ func TestPrincipalAxes(t *testing.T) {
 // (zero rows are orthogonal to everything); NaN is refused.
 func TestPrincipalAxesSpecial(t *testing.T) {
 	w := make([]float64, 9)
-	if !principalAxes(w, 3, make([]float64, 3)) {
+	if !principalAxes(w, 3, make([]float64, axesScratch(3))) {
 		t.Error("zero matrix")
 	}
 	w = []float64{1, 2, 3, 2, 4, 6, 3, 6, 9}
-	if !principalAxes(w, 3, make([]float64, 3)) {
+	if !principalAxes(w, 3, make([]float64, axesScratch(3))) {
 		t.Error("rank one")
 	}
 	nonzero := 0
@@ -89,8 +90,31 @@ func TestPrincipalAxesSpecial(t *testing.T) {
 		t.Errorf("rank one: %d nonzero axes", nonzero)
 	}
 	w = []float64{1, math.NaN(), 0, 1}
-	if principalAxes(w, 2, make([]float64, 2)) {
+	if principalAxes(w, 2, make([]float64, axesScratch(2))) {
 		t.Error("NaN accepted")
+	}
+	w = []float64{1, 0, math.Inf(-1), 1}
+	if principalAxes(w, 2, make([]float64, axesScratch(2))) {
+		t.Error("Inf accepted")
+	}
+	// Rows whose squared norms overflow, orthogonal and not: the test
+	// of orthogonality must not overflow into either answer.
+	w = []float64{1e200, 0, 0, 1e200}
+	if !principalAxes(w, 2, make([]float64, axesScratch(2))) || w[1] != 0 || w[2] != 0 {
+		t.Errorf("orthogonal huge rows: %v", w)
+	}
+	w = []float64{1e200, 1e200, 1e200, -1e199}
+	if !principalAxes(w, 2, make([]float64, axesScratch(2))) {
+		t.Fatal("huge rows")
+	}
+	if c := w[0]/1e200*w[2]/1e200 + w[1]/1e200*w[3]/1e200; math.Abs(c) > 1e-15 {
+		t.Errorf("huge rows not orthogonal: %v (cos %g)", w, c)
+	}
+	// Two rows parallel but for rounding, far below the first: they are
+	// numerically zero, left as they are.
+	w = []float64{1, 2, 0, 1e-17, 2e-17, 0, 3e-30, 6e-30, 0}
+	if !principalAxes(w, 3, make([]float64, axesScratch(3))) {
+		t.Error("rank one with rounding noise")
 	}
 }
 
@@ -141,4 +165,34 @@ func randomOrthogonal(src *xoshiro, n int) []float64 {
 		set(j, c)
 	}
 	return q
+}
+
+// BenchmarkPrincipalAxes times the decomposition of NoEffect (every n
+// generations of a run with it) on A = U·diag(s)·Vᵀ with random orthogonal
+// U, V and singular values from 1 down to 10⁻⁶.
+func BenchmarkPrincipalAxes(b *testing.B) {
+	for _, n := range []int{8, 16, 64, 256} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			src := newXoshiro(11)
+			u, v := randomOrthogonal(src, n), randomOrthogonal(src, n)
+			w0 := make([]float64, n*n)
+			for i := 0; i < n; i++ {
+				for j := 0; j < n; j++ {
+					sum := 0.0
+					for k := 0; k < n; k++ {
+						sum += u[i*n+k] * math.Pow(10, -6*float64(k)/float64(n-1)) * v[j*n+k]
+					}
+					w0[j*n+i] = sum
+				}
+			}
+			w, tmp := make([]float64, n*n), make([]float64, axesScratch(n))
+			b.ReportAllocs()
+			for b.Loop() {
+				copy(w, w0)
+				if !principalAxes(w, n, tmp) {
+					b.Fatal("no convergence")
+				}
+			}
+		})
+	}
 }
