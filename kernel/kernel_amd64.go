@@ -146,27 +146,34 @@ func scaleAddRankK(a []float64, n, rows, cols int, alpha float64, beta, p, q []f
 		scaleAddOuterAVX512(a, n, rows, alpha, beta[0], p, q)
 	case useAVX2 && k == 1 && cols == n:
 		scaleAddOuterAVX2(a, n, rows, alpha, beta[0], p, q)
-	case useAVX512:
+	case useAVX512 || useAVX2:
 		scaleAddRankKTiles(a, n, rows, cols, alpha, beta, p, q, k)
-	case useAVX2:
-		scaleAddRankKAVX2(a, n, rows, cols, alpha, beta, p, q, k)
 	default:
 		scaleAddRankKGeneric(a, n, rows, cols, alpha, beta, p, q, k)
 	}
 }
 
-// scaleAddRankKTiles runs the groups of 4 rows of the block on
-// scaleAddRankK4AVX512 and the rows left over on scaleAddRankKAVX512:
-// every element gets the same chain either way.
+// scaleAddRankKTiles runs the groups of 4 rows of the block on the path's
+// tile (scaleAddRankK4AVX512, scaleAddRankK4AVX2) and the rows left over
+// row by row (scaleAddRankKAVX512, scaleAddRankKAVX2): every element gets
+// the same chain either way.
 func scaleAddRankKTiles(a []float64, n, rows, cols int, alpha float64, beta, p, q []float64, k int) {
 	r4 := rows &^ 3
-	if r4 == 0 {
-		scaleAddRankKAVX512(a, n, rows, cols, alpha, beta, p, q, k)
+	if r4 > 0 {
+		if useAVX512 {
+			scaleAddRankK4AVX512(a, n, r4, cols, alpha, beta, p, q, k)
+		} else {
+			scaleAddRankK4AVX2(a, n, r4, cols, alpha, beta, p, q, k)
+		}
+	}
+	if r4 == rows {
 		return
 	}
-	scaleAddRankK4AVX512(a, n, r4, cols, alpha, beta, p, q, k)
-	if r4 < rows {
-		scaleAddRankKAVX512(a[r4*n:], n, rows-r4, cols, alpha, beta, p[r4:], q, k)
+	a, p = a[r4*n:], p[r4:]
+	if useAVX512 {
+		scaleAddRankKAVX512(a, n, rows-r4, cols, alpha, beta, p, q, k)
+	} else {
+		scaleAddRankKAVX2(a, n, rows-r4, cols, alpha, beta, p, q, k)
 	}
 }
 
@@ -308,6 +315,13 @@ func scaleAddRankKAVX512(a []float64, n, rows, cols int, alpha float64, beta, p,
 //
 //go:noescape
 func scaleAddRankK4AVX512(a []float64, n, rows, cols int, alpha float64, beta, p, q []float64, k int)
+
+// scaleAddRankK4AVX2 is scaleAddRankKAVX2 for rows a multiple of 4 (≥ 4)
+// and cols ≥ 1, in register tiles of 4 rows × 8 columns, then 4 × 4 and a
+// masked tail: the same bits.
+//
+//go:noescape
+func scaleAddRankK4AVX2(a []float64, n, rows, cols int, alpha float64, beta, p, q []float64, k int)
 
 // scaleAddRankKAVX2 is scaleAddRankKAVX512 with AVX2 and FMA (8 columns at a
 // time).

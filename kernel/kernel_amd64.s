@@ -1666,6 +1666,174 @@ rk4_next:
 	VZEROUPPER
 	RET
 
+// TERM4Y adds c_t·q to the 4 rows' accumulators a0 … a3 (4 columns of q_t
+// in q; each row's c_t broadcast from its table, 128 bytes apart).
+#define TERM4Y(q, a0, a1, a2, a3) \
+	VBROADCASTSD 0(R11)(AX*8), Y10   \
+	VFMADD231PD  q, Y10, a0          \
+	VBROADCASTSD 128(R11)(AX*8), Y11 \
+	VFMADD231PD  q, Y11, a1          \
+	VBROADCASTSD 256(R11)(AX*8), Y13 \
+	VFMADD231PD  q, Y13, a2          \
+	VBROADCASTSD 384(R11)(AX*8), Y15 \
+	VFMADD231PD  q, Y15, a3
+
+// func scaleAddRankK4AVX2(a []float64, n, rows, cols int, alpha float64, beta, p, q []float64, k int)
+// Requires: AVX, AVX2, FMA
+//
+// scaleAddRankKAVX2 for rows a multiple of 4 (≥ 4): register tiles of 4
+// rows × 8 columns (8 accumulators: eight independent chains of fused
+// multiply-adds where a row alone has two), then 4 × 4 and the masked tail
+// (Y12). The same operations in the same order per element: the same bits.
+// The registers and the frame as in scaleAddRankK4AVX512, with R10 the
+// blocks of 8 columns, Y14 = [α], Y0-Y7 the tile (row r in Y2r, Y2r+1),
+// Y8-Y9 q_t's columns and Y10, Y11, Y13, Y15 the rows' c_t.
+TEXT ·scaleAddRankK4AVX2(SB), NOSPLIT, $528-136
+	MOVQ         a_base+0(FP), DI
+	MOVQ         n+24(FP), R8
+	SHLQ         $3, R8            // R8 = NBYTES
+	MOVQ         rows+32(FP), DX
+	SHRQ         $2, DX            // DX = groups of 4 rows
+	VBROADCASTSD alpha+48(FP), Y14
+	MOVQ         p_base+80(FP), R12
+	MOVQ         k+128(FP), R13
+	MOVQ         cols+40(FP), R10
+	MOVQ         R10, AX
+	ANDQ         $-4, AX
+	SHLQ         $3, AX
+	MOVQ         R8, BX
+	SHLQ         $2, BX
+	SUBQ         AX, BX
+	MOVQ         BX, gap-8(SP)     // gap = 4·NBYTES − (cols − cols mod 4)·8: the next group
+	MOVQ         R10, CX
+	ANDQ         $3, CX            // CX = cols mod 4: the tail, masked by Y12
+	JZ           rk4y_nomask
+	MOVQ         CX, R9
+	LOAD_TAIL_MASK_Y(R9, AX, Y12)
+
+rk4y_nomask:
+	SHRQ $3, R10                   // R10 = blocks of 8 columns
+
+rk4y_group:
+	LEAQ coef-520(SP), R11
+	LEAQ (R11)(R13*8), R11
+	MOVQ beta_base+56(FP), BX
+	ROW_COEFS(rk4y_coefs0)
+	ADDQ $128, R11
+	MOVQ beta_base+56(FP), BX
+	ROW_COEFS(rk4y_coefs1)
+	ADDQ $128, R11
+	MOVQ beta_base+56(FP), BX
+	ROW_COEFS(rk4y_coefs2)
+	ADDQ $128, R11
+	MOVQ beta_base+56(FP), BX
+	ROW_COEFS(rk4y_coefs3)
+	SUBQ  $384, R11                // R11 = &coef[k] of row 0
+	MOVQ  R12, psave-528(SP)
+	LEAQ  (DI)(R8*2), R12          // R12 = row 2
+	MOVQ  q_base+104(FP), SI
+	MOVQ  R10, BX
+	TESTQ BX, BX
+	JZ    rk4y_four
+
+rk4y_cols:
+	VMULPD (DI), Y14, Y0
+	VMULPD 32(DI), Y14, Y1
+	VMULPD (DI)(R8*1), Y14, Y2
+	VMULPD 32(DI)(R8*1), Y14, Y3
+	VMULPD (R12), Y14, Y4
+	VMULPD 32(R12), Y14, Y5
+	VMULPD (R12)(R8*1), Y14, Y6
+	VMULPD 32(R12)(R8*1), Y14, Y7
+	MOVQ   SI, R9
+	MOVQ   R13, AX
+	NEGQ   AX                      // AX = −k: t = 0
+
+rk4y_terms8:
+	VMOVUPD (R9), Y8
+	VMOVUPD 32(R9), Y9
+	TERM4Y(Y8, Y0, Y2, Y4, Y6)
+	VFMADD231PD Y9, Y10, Y1
+	VFMADD231PD Y9, Y11, Y3
+	VFMADD231PD Y9, Y13, Y5
+	VFMADD231PD Y9, Y15, Y7
+	ADDQ    R8, R9
+	INCQ    AX
+	JNZ     rk4y_terms8
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, (DI)(R8*1)
+	VMOVUPD Y3, 32(DI)(R8*1)
+	VMOVUPD Y4, (R12)
+	VMOVUPD Y5, 32(R12)
+	VMOVUPD Y6, (R12)(R8*1)
+	VMOVUPD Y7, 32(R12)(R8*1)
+	ADDQ    $64, SI
+	ADDQ    $64, DI
+	ADDQ    $64, R12
+	DECQ    BX
+	JNZ     rk4y_cols
+
+rk4y_four:
+	MOVQ   cols+40(FP), BX
+	TESTQ  $4, BX
+	JZ     rk4y_tail
+	VMULPD (DI), Y14, Y0
+	VMULPD (DI)(R8*1), Y14, Y2
+	VMULPD (R12), Y14, Y4
+	VMULPD (R12)(R8*1), Y14, Y6
+	MOVQ   SI, R9
+	MOVQ   R13, AX
+	NEGQ   AX
+
+rk4y_terms4:
+	VMOVUPD (R9), Y8
+	TERM4Y(Y8, Y0, Y2, Y4, Y6)
+	ADDQ    R8, R9
+	INCQ    AX
+	JNZ     rk4y_terms4
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y2, (DI)(R8*1)
+	VMOVUPD Y4, (R12)
+	VMOVUPD Y6, (R12)(R8*1)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	ADDQ    $32, R12
+
+rk4y_tail:
+	TESTQ      CX, CX
+	JZ         rk4y_next
+	VMASKMOVPD (DI), Y12, Y0
+	VMASKMOVPD (DI)(R8*1), Y12, Y2
+	VMASKMOVPD (R12), Y12, Y4
+	VMASKMOVPD (R12)(R8*1), Y12, Y6
+	VMULPD     Y14, Y0, Y0
+	VMULPD     Y14, Y2, Y2
+	VMULPD     Y14, Y4, Y4
+	VMULPD     Y14, Y6, Y6
+	MOVQ       SI, R9
+	MOVQ       R13, AX
+	NEGQ       AX
+
+rk4y_terms_tail:
+	VMASKMOVPD (R9), Y12, Y8
+	TERM4Y(Y8, Y0, Y2, Y4, Y6)
+	ADDQ       R8, R9
+	INCQ       AX
+	JNZ        rk4y_terms_tail
+	VMASKMOVPD Y0, Y12, (DI)
+	VMASKMOVPD Y2, Y12, (DI)(R8*1)
+	VMASKMOVPD Y4, Y12, (R12)
+	VMASKMOVPD Y6, Y12, (R12)(R8*1)
+
+rk4y_next:
+	MOVQ psave-528(SP), R12
+	ADDQ gap-8(SP), DI
+	DECQ DX
+	JNZ  rk4y_group
+	VZEROUPPER
+	RET
+
 // ---------------------------------------------------------------------------
 // WeightedSum in one call: the chain of axpby calls of the generic path,
 // dst = fma(w[m−1], x_{m−1}, … fma(w[0], x_0, 0)), but with the column loop
