@@ -118,8 +118,12 @@ func jacobiAxes(w []float64, n int, tmp []float64) bool {
 				t := math.Copysign(1, zeta) / (math.Abs(zeta) + math.Sqrt(1+zeta*zeta))
 				r := math.Sqrt(1 + t*t)
 				c := 1 / r
-				axesAxpBy(c*t, wp, c, wq)
-				axesAxpBy(-t, wq, r, wp)
+				if n > axesSmall {
+					kernel.RotatePair(wp, wq, c, c*t, r, t)
+				} else {
+					axesAxpBy(c*t, wp, c, wq)
+					axesAxpBy(-t, wq, r, wp)
+				}
 				norms[p] -= t * gamma
 				norms[q] += t * gamma
 			}
@@ -165,12 +169,8 @@ func axesDot(x, y []float64) float64 {
 	return s0 + s1
 }
 
-// axesAxpBy sets y = a·x + b·y (len(y) = len(x)).
+// axesAxpBy sets y = a·x + b·y (len(y) = len(x) ≤ axesSmall).
 func axesAxpBy(a float64, x []float64, b float64, y []float64) {
-	if len(x) > axesSmall {
-		kernel.AxpBy(a, x, b, y)
-		return
-	}
 	y = y[:len(x)]
 	for i, v := range x {
 		y[i] = math.FMA(a, v, b*y[i])

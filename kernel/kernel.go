@@ -602,6 +602,30 @@ func AxpBy(alpha float64, x []float64, beta float64, y []float64) {
 	axpby(y, alpha, x, beta, y)
 }
 
+// RotatePair applies a plane rotation to the rows x and y in the form of a
+// one-sided Jacobi step: y ← s·x + c·y, then x ← r·x − t·y with the new y
+// (for c = cos θ, s = sin θ, t = tan θ, r = 1/cos θ that is (x, y) ←
+// (c·x − s·y, s·x + c·y)). The bits are those of AxpBy(s, x, c, y)
+// followed by AxpBy(−t, y, r, x) on every path, in one pass over x and y
+// where the path has a kernel for it. x and y must have the same length
+// and must not overlap.
+func RotatePair(x, y []float64, c, s, r, t float64) {
+	if len(x) != len(y) {
+		panic("kernel: length mismatch")
+	}
+	if len(x) == 0 {
+		return
+	}
+	if overlaps(x, y) {
+		panic("kernel: x and y overlap")
+	}
+	for len(x) > vecBlock {
+		rotatePair(x[:vecBlock], y[:vecBlock], c, s, r, -t)
+		x, y = x[vecBlock:], y[vecBlock:]
+	}
+	rotatePair(x, y, c, s, r, -t)
+}
+
 // AxpByTo computes dst ← α·x + β·y with the rounding of AxpBy: the bits
 // of copying y into dst and calling AxpBy(α, x, β, dst), in one pass and
 // without the copy. dst, x and y must have the same length; dst must not

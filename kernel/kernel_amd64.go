@@ -214,6 +214,31 @@ func axpby(dst []float64, alpha float64, x []float64, beta float64, y []float64)
 	}
 }
 
+// rotatePair is RotatePair for one block, with mt = −t.
+func rotatePair(x, y []float64, c, s, r, mt float64) {
+	switch {
+	case useAVX512:
+		rotatePairAVX512(x, y, c, s, r, mt)
+	case useAVX2:
+		rotatePairAVX2(x, y, c, s, r, mt)
+	default:
+		axpbyGeneric(y, s, x, c, y)
+		axpbyGeneric(x, mt, y, r, x)
+	}
+}
+
+// rotatePairAVX512 sets y ← fma(s, x, c·y) and then x ← fma(mt, y, r·x)
+// in one pass, the bits of axpbyAVX512(y, s, x, c, y) followed by
+// axpbyAVX512(x, mt, y, r, x); len(y) = len(x) ≥ 1.
+//
+//go:noescape
+func rotatePairAVX512(x, y []float64, c, s, r, mt float64)
+
+// rotatePairAVX2 is rotatePairAVX512 with the bits of axpbyAVX2.
+//
+//go:noescape
+func rotatePairAVX2(x, y []float64, c, s, r, mt float64)
+
 func weightedSum(dst, w, x []float64, n int, rows []int) {
 	switch {
 	case useAVX512:

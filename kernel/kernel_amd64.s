@@ -829,6 +829,102 @@ axpby256_done:
 	VZEROUPPER
 	RET
 
+// func rotatePairAVX512(x, y []float64, c, s, r, mt float64)
+// Requires: AVX512F
+//
+// axpbyAVX512(y, s, x, c, y) and then axpbyAVX512(x, mt, y, r, x), in one
+// pass: per block y' = fma(s, x, c·y), x' = fma(mt, y', r·x), with the
+// operands in the order of axpbyAVX512's blocks and tail, so the same bits.
+// len(y) = len(x) ≥ 1.
+TEXT ·rotatePairAVX512(SB), NOSPLIT, $0-80
+	MOVQ         x_base+0(FP), SI
+	MOVQ         x_len+8(FP), CX
+	MOVQ         y_base+24(FP), DX
+	VBROADCASTSD c+48(FP), Z28
+	VBROADCASTSD s+56(FP), Z29
+	VBROADCASTSD r+64(FP), Z30
+	VBROADCASTSD mt+72(FP), Z31
+
+	MOVQ CX, BX
+	SHRQ $3, BX
+	JZ   rot512_tail
+
+rot512_loop:
+	VMULPD      (DX), Z28, Z0 // c·y
+	VFMADD231PD (SI), Z29, Z0 // y' = s·x + c·y
+	VMULPD      (SI), Z30, Z1 // r·x
+	VFMADD231PD Z0, Z31, Z1   // x' = mt·y' + r·x
+	VMOVUPD     Z0, (DX)
+	VMOVUPD     Z1, (SI)
+	ADDQ        $64, SI
+	ADDQ        $64, DX
+	DECQ        BX
+	JNZ         rot512_loop
+
+rot512_tail:
+	ANDQ $7, CX
+	JZ   rot512_done
+	LOAD_TAIL_MASK_K
+	VMOVUPD.Z   (DX), K1, Z0
+	VMOVUPD.Z   (SI), K1, Z1
+	VMULPD      Z28, Z0, Z0
+	VFMADD231PD Z1, Z29, Z0
+	VMULPD      Z30, Z1, Z1
+	VFMADD231PD Z0, Z31, Z1
+	VMOVUPD     Z0, K1, (DX)
+	VMOVUPD     Z1, K1, (SI)
+
+rot512_done:
+	VZEROUPPER
+	RET
+
+// func rotatePairAVX2(x, y []float64, c, s, r, mt float64)
+// Requires: AVX, FMA
+//
+// rotatePairAVX512 with the blocks and tail of axpbyAVX2: the bits of
+// axpbyAVX2(y, s, x, c, y) and then axpbyAVX2(x, mt, y, r, x).
+TEXT ·rotatePairAVX2(SB), NOSPLIT, $0-80
+	MOVQ         x_base+0(FP), SI
+	MOVQ         x_len+8(FP), CX
+	MOVQ         y_base+24(FP), DX
+	VBROADCASTSD c+48(FP), Y12
+	VBROADCASTSD s+56(FP), Y13
+	VBROADCASTSD r+64(FP), Y14
+	VBROADCASTSD mt+72(FP), Y15
+
+	MOVQ CX, BX
+	SHRQ $2, BX
+	JZ   rot256_tail
+
+rot256_loop:
+	VMULPD      (DX), Y12, Y0
+	VFMADD231PD (SI), Y13, Y0
+	VMULPD      (SI), Y14, Y1
+	VFMADD231PD Y0, Y15, Y1
+	VMOVUPD     Y0, (DX)
+	VMOVUPD     Y1, (SI)
+	ADDQ        $32, SI
+	ADDQ        $32, DX
+	DECQ        BX
+	JNZ         rot256_loop
+
+rot256_tail:
+	ANDQ $3, CX
+	JZ   rot256_done
+	LOAD_TAIL_MASK_Y(CX, AX, Y2)
+	VMASKMOVPD  (DX), Y2, Y0
+	VMASKMOVPD  (SI), Y2, Y1
+	VMULPD      Y12, Y0, Y0
+	VFMADD231PD Y1, Y13, Y0
+	VMULPD      Y14, Y1, Y1
+	VFMADD231PD Y0, Y15, Y1
+	VMASKMOVPD  Y0, Y2, (DX)
+	VMASKMOVPD  Y1, Y2, (SI)
+
+rot256_done:
+	VZEROUPPER
+	RET
+
 // func scaleAVX512(alpha float64, x []float64)
 // Requires: AVX512F
 TEXT ·scaleAVX512(SB), NOSPLIT, $0-32

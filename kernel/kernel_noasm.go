@@ -22,6 +22,13 @@ func scaleAddRankK(a []float64, n, rows, cols int, alpha float64, beta, p, q []f
 
 func dot(x, y []float64) float64 { return dotGeneric(x, y) }
 
+// rotatePair is RotatePair for one block, with mt = −t: the path's two
+// AxpBy passes.
+func rotatePair(x, y []float64, c, s, r, mt float64) {
+	axpby(y, s, x, c, y)
+	axpby(x, mt, y, r, x)
+}
+
 func axpby(dst []float64, alpha float64, x []float64, beta float64, y []float64) {
 	axpbyGeneric(dst, alpha, x, beta, y)
 }
