@@ -19,14 +19,13 @@ import (
 // forming A·Aᵀ would not. Two refinements of the cyclic order:
 //
 //   - de Rijk's pivoting (1989): row p of a sweep is the longest of the
-//     rows p … n−1, swapped into place: a third fewer sweeps on graded
-//     matrices, a few percent fewer on an optimizer's A;
+//     rows p … n−1, swapped into place, which takes fewer sweeps;
 //   - a row shorter than n·2⁻⁵³ times the longest is numerically zero (A's
 //     entries carry errors of that size): it is orthogonal to every row.
 //     Rotating two such rows, parallel up to rounding, never converges.
 //
-// tmp is scratch of axesScratch(n) floats. It returns false if it did not
-// converge (which the tests never saw) or met a non-finite value.
+// tmp is scratch of n floats. It returns false if it did not converge
+// (which the tests never saw) or met a non-finite value.
 func principalAxes(w []float64, n int, tmp []float64) bool {
 	// Entries far from 1 are scaled by a power of 2 first (exactly), so
 	// that no squared norm or product of two overflows or underflows, and
@@ -142,13 +141,10 @@ func swapRows(a, b []float64) {
 	}
 }
 
-// axesScratch is the length of principalAxes' scratch space for n.
-func axesScratch(n int) int { return n }
-
 // axesSmall is the largest n whose rows principalAxes handles with the
 // loops below instead of the kernels: for a few elements a call into the
-// kernels costs more than the arithmetic (n = 8: 12 % less time for the
-// decomposition; n = 16: 6 % more).
+// kernels costs more than the arithmetic (docs/performance.md, "The
+// principal axes of NoEffect").
 const axesSmall = 8
 
 // axesDot returns x·y (len(y) = len(x)).

@@ -29,7 +29,7 @@ func TestPrincipalAxes(t *testing.T) {
 				w[j*n+i] = sum
 			}
 		}
-		if !principalAxes(w, n, make([]float64, axesScratch(n))) {
+		if !principalAxes(w, n, make([]float64, n)) {
 			t.Fatalf("n = %d: no convergence", n)
 		}
 		norms := make([]float64, n)
@@ -73,11 +73,11 @@ func TestPrincipalAxes(t *testing.T) {
 // (zero rows are orthogonal to everything); NaN is refused.
 func TestPrincipalAxesSpecial(t *testing.T) {
 	w := make([]float64, 9)
-	if !principalAxes(w, 3, make([]float64, axesScratch(3))) {
+	if !principalAxes(w, 3, make([]float64, 3)) {
 		t.Error("zero matrix")
 	}
 	w = []float64{1, 2, 3, 2, 4, 6, 3, 6, 9}
-	if !principalAxes(w, 3, make([]float64, axesScratch(3))) {
+	if !principalAxes(w, 3, make([]float64, 3)) {
 		t.Error("rank one")
 	}
 	nonzero := 0
@@ -90,21 +90,21 @@ func TestPrincipalAxesSpecial(t *testing.T) {
 		t.Errorf("rank one: %d nonzero axes", nonzero)
 	}
 	w = []float64{1, math.NaN(), 0, 1}
-	if principalAxes(w, 2, make([]float64, axesScratch(2))) {
+	if principalAxes(w, 2, make([]float64, 2)) {
 		t.Error("NaN accepted")
 	}
 	w = []float64{1, 0, math.Inf(-1), 1}
-	if principalAxes(w, 2, make([]float64, axesScratch(2))) {
+	if principalAxes(w, 2, make([]float64, 2)) {
 		t.Error("Inf accepted")
 	}
 	// Rows whose squared norms overflow, orthogonal and not: the test
 	// of orthogonality must not overflow into either answer.
 	w = []float64{1e200, 0, 0, 1e200}
-	if !principalAxes(w, 2, make([]float64, axesScratch(2))) || w[1] != 0 || w[2] != 0 {
+	if !principalAxes(w, 2, make([]float64, 2)) || w[1] != 0 || w[2] != 0 {
 		t.Errorf("orthogonal huge rows: %v", w)
 	}
 	w = []float64{1e200, 1e200, 1e200, -1e199}
-	if !principalAxes(w, 2, make([]float64, axesScratch(2))) {
+	if !principalAxes(w, 2, make([]float64, 2)) {
 		t.Fatal("huge rows")
 	}
 	if c := w[0]/1e200*w[2]/1e200 + w[1]/1e200*w[3]/1e200; math.Abs(c) > 1e-15 {
@@ -113,7 +113,7 @@ func TestPrincipalAxesSpecial(t *testing.T) {
 	// Two rows parallel but for rounding, far below the first: they are
 	// numerically zero, left as they are.
 	w = []float64{1, 2, 0, 1e-17, 2e-17, 0, 3e-30, 6e-30, 0}
-	if !principalAxes(w, 3, make([]float64, axesScratch(3))) {
+	if !principalAxes(w, 3, make([]float64, 3)) {
 		t.Error("rank one with rounding noise")
 	}
 }
@@ -185,7 +185,7 @@ func BenchmarkPrincipalAxes(b *testing.B) {
 					w0[j*n+i] = sum
 				}
 			}
-			w, tmp := make([]float64, n*n), make([]float64, axesScratch(n))
+			w, tmp := make([]float64, n*n), make([]float64, n)
 			b.ReportAllocs()
 			for b.Loop() {
 				copy(w, w0)

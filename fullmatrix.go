@@ -68,7 +68,7 @@ type fullMatrix struct {
 	rk    rankMuBlocks
 	view  []float64
 	lu    []float64 // solve's copy of Ã (allocated on its first call)
-	axes  []float64 // NoEffect's axes and scratch (n² + axesScratch(n)), with Config.NoEffect
+	axes  []float64 // NoEffect's axes and scratch (n² + n), with Config.NoEffect
 
 	// The arguments of the kernel calls of proposeStep and samplePlace.
 	stepState kernel.StepState
@@ -85,7 +85,7 @@ type fullMatrix struct {
 func newFullMatrix(n int, rule Update, rankMu bool, scales []float64, noEffect bool) *fullMatrix {
 	d := &fullMatrix{n: n, rule: rule, rankMu: rankMu, eta: 1}
 	if noEffect {
-		d.axes = make([]float64, n*n+axesScratch(n))
+		d.axes = make([]float64, n*n+n)
 	}
 	if scales != nil {
 		d.s0 = append([]float64(nil), scales...)

@@ -80,7 +80,7 @@ func fullMatrixMemory(cfg *Config, lambda, mu int) float64 {
 	}
 	words := 2*n*n + 7*n + work
 	if cfg.NoEffect {
-		words += n*n + float64(axesScratch(cfg.Dim)) // the axes and their scratch
+		words += n*n + n // the axes
 	}
 	if cfg.Update == Cholesky {
 		words += n * n

@@ -6,8 +6,8 @@ import "math"
 // principal axis of A·Aᵀ (scaled by its deviation), or 0.2σ times a
 // coordinate's deviation, does not change the mean (Config.NoEffect). The
 // axes come from a singular value decomposition of A (principalAxes) in
-// scratch space of n² + axesScratch(n) floats, allocated with the
-// distribution when Config.NoEffect is set.
+// scratch space of n² + n floats, allocated with the distribution when
+// Config.NoEffect is set.
 func (d *fullMatrix) noEffect(m []float64, sigma float64) (s stopSet) {
 	n := d.n
 	a := d.matrix()
