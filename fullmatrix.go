@@ -70,6 +70,13 @@ type fullMatrix struct {
 	lu    []float64 // solve's copy of Ã (allocated on its first call)
 	axes  []float64 // NoEffect's axes and scratch (n² + n), with Config.NoEffect
 
+	// NoEffect's reference, its last decomposition (noEffectRef), and the
+	// decompositions it spared (axesSkips); for the tests, whether it is
+	// not used (axesAlways).
+	axesRef    noEffectRef
+	axesSkips  int
+	axesAlways bool
+
 	// The arguments of the kernel calls of proposeStep and samplePlace.
 	stepState kernel.StepState
 	stepRates kernel.StepRates
@@ -86,6 +93,7 @@ func newFullMatrix(n int, rule Update, rankMu bool, scales []float64, noEffect b
 	d := &fullMatrix{n: n, rule: rule, rankMu: rankMu, eta: 1}
 	if noEffect {
 		d.axes = make([]float64, n*n+n)
+		d.axesRef = newNoEffectRef(n)
 	}
 	if scales != nil {
 		d.s0 = append([]float64(nil), scales...)
