@@ -80,7 +80,10 @@ func fullMatrixMemory(cfg *Config, lambda, mu int) float64 {
 	}
 	words := 2*n*n + 7*n + work
 	if cfg.NoEffect {
-		words += 3*n*n + (3+noEffectBatch)*n // the axes and their reference (noEffectRef)
+		words += n*n + n // the axes
+		if cfg.Dim <= noEffectRefMaxN {
+			words += 2*n*n + (2+noEffectBatch)*n // their reference (noEffectRef)
+		}
 	}
 	if cfg.Update == Cholesky {
 		words += n * n

@@ -40,13 +40,17 @@ func (d *fullMatrix) noEffect(m []float64, sigma float64) (s stopSet) {
 		d.axesSkips++
 		return s
 	}
-	transpose() // move used w as its scratch
-	copy(d.axesRef.at, w)
+	if d.axesRef.at != nil {
+		transpose() // move used w as its scratch
+		copy(d.axesRef.at, w)
+	}
 	if !principalAxes(w, n, tmp) {
 		d.axesRef.sMin = 0
 		return s
 	}
-	d.axesRef.set(w, n)
+	if d.axesRef.at != nil {
+		d.axesRef.set(w, n)
+	}
 	for k := 0; k < n; k++ {
 		axis, moves := w[k*n:k*n+n], false
 		for i, x := range axis {
@@ -74,7 +78,17 @@ type noEffectRef struct {
 // noEffectBatch is the number of axes move multiplies at a time.
 const noEffectBatch = 64
 
+// noEffectRefMaxN is the largest n that keeps a reference: 2n² more floats
+// (256 MiB at n = 4096) against a decomposition of some 10·n³ flops every n
+// generations.
+const noEffectRefMaxN = 4096
+
+// newNoEffectRef returns the reference of a distribution of n, empty (no
+// shortcut) for n > noEffectRefMaxN.
 func newNoEffectRef(n int) noEffectRef {
+	if n > noEffectRefMaxN {
+		return noEffectRef{}
+	}
 	return noEffectRef{
 		at:   make([]float64, n*n),
 		axes: make([]float64, n*n),

@@ -88,3 +88,18 @@ func TestNoEffectShortcutSameRun(t *testing.T) {
 		t.Error("no run ended by NoEffectAxis: the test does not reach the shortcut's edge")
 	}
 }
+
+// TestNoEffectRefLarge: beyond noEffectRefMaxN there is no reference (no
+// 2n² more floats), and move never answers without a decomposition.
+func TestNoEffectRefLarge(t *testing.T) {
+	r := newNoEffectRef(noEffectRefMaxN + 1)
+	if r.at != nil || r.axes != nil || r.y != nil {
+		t.Fatal("a reference beyond noEffectRefMaxN")
+	}
+	if r.move(nil, noEffectRefMaxN+1, []float64{1}, 1) {
+		t.Error("an empty reference answered")
+	}
+	if r := newNoEffectRef(3); len(r.at) != 9 || len(r.axes) != 9 || len(r.s) != 3 || len(r.y) != 9 {
+		t.Errorf("n = 3: buffers %d, %d, %d, %d", len(r.at), len(r.axes), len(r.s), len(r.y))
+	}
+}
