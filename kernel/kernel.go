@@ -602,6 +602,22 @@ func AxpBy(alpha float64, x []float64, beta float64, y []float64) {
 	axpby(y, alpha, x, beta, y)
 }
 
+// MaxAbs returns max_i |x_i|: 0 for an empty x, NaN when some x_i is NaN
+// (the bits of |x_i| compared as integers, whose order is that of the
+// values, every NaN's above +Inf's: the result is the |x_i| with the
+// largest bits, the same on every path).
+func MaxAbs(x []float64) float64 {
+	var m uint64
+	for len(x) > vecBlock {
+		m = max(m, maxAbsBitsPath(x[:vecBlock]))
+		x = x[vecBlock:]
+	}
+	if len(x) > 0 {
+		m = max(m, maxAbsBitsPath(x))
+	}
+	return math.Float64frombits(m)
+}
+
 // RotatePair applies a plane rotation to the rows x and y in the form of a
 // one-sided Jacobi step: y ← s·x + c·y, then x ← r·x − t·y with the new y
 // (for c = cos θ, s = sin θ, t = tan θ, r = 1/cos θ that is (x, y) ←

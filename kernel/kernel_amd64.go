@@ -214,6 +214,19 @@ func axpby(dst []float64, alpha float64, x []float64, beta float64, y []float64)
 	}
 }
 
+// maxAbsBitsPath is maxAbsBits on the path, len(x) ≥ 1.
+func maxAbsBitsPath(x []float64) uint64 {
+	if useAVX512 {
+		return maxAbsBitsAVX512(x)
+	}
+	return maxAbsBits(x)
+}
+
+// maxAbsBitsAVX512 is maxAbsBits for len(x) ≥ 1.
+//
+//go:noescape
+func maxAbsBitsAVX512(x []float64) uint64
+
 // rotatePair is RotatePair for one block, with mt = −t.
 func rotatePair(x, y []float64, c, s, r, mt float64) {
 	switch {

@@ -829,6 +829,75 @@ axpby256_done:
 	VZEROUPPER
 	RET
 
+// func maxAbsBitsAVX512(x []float64) uint64
+// Requires: AVX512F
+//
+// The largest of the bits of |x_i| as unsigned integers, len(x) ≥ 1: four
+// running maxima over blocks of 32, then blocks of 8 and the masked tail
+// (its masked-off lanes load as 0, which no maximum changes).
+TEXT ·maxAbsBitsAVX512(SB), NOSPLIT, $0-32
+	MOVQ         x_base+0(FP), SI
+	MOVQ         x_len+8(FP), CX
+	MOVQ         $0x7fffffffffffffff, AX
+	VPBROADCASTQ AX, Z31
+	VPXORQ       Z0, Z0, Z0
+	VPXORQ       Z1, Z1, Z1
+	VPXORQ       Z2, Z2, Z2
+	VPXORQ       Z3, Z3, Z3
+
+	MOVQ CX, BX
+	SHRQ $5, BX
+	JZ   mab_eight
+
+mab_loop32:
+	VPANDQ   (SI), Z31, Z4
+	VPANDQ   64(SI), Z31, Z5
+	VPANDQ   128(SI), Z31, Z6
+	VPANDQ   192(SI), Z31, Z7
+	VPMAXUQ  Z4, Z0, Z0
+	VPMAXUQ  Z5, Z1, Z1
+	VPMAXUQ  Z6, Z2, Z2
+	VPMAXUQ  Z7, Z3, Z3
+	ADDQ     $256, SI
+	DECQ     BX
+	JNZ      mab_loop32
+
+mab_eight:
+	MOVQ CX, BX
+	ANDQ $31, BX
+	SHRQ $3, BX
+	JZ   mab_tail
+
+mab_loop8:
+	VPANDQ  (SI), Z31, Z4
+	VPMAXUQ Z4, Z0, Z0
+	ADDQ    $64, SI
+	DECQ    BX
+	JNZ     mab_loop8
+
+mab_tail:
+	ANDQ $7, CX
+	JZ   mab_reduce
+	LOAD_TAIL_MASK_K
+	VMOVDQU64.Z (SI), K1, Z4
+	VPANDQ      Z4, Z31, Z4
+	VPMAXUQ     Z4, Z1, Z1
+
+mab_reduce:
+	VPMAXUQ       Z1, Z0, Z0
+	VPMAXUQ       Z3, Z2, Z2
+	VPMAXUQ       Z2, Z0, Z0
+	VSHUFI64X2    $0x4e, Z0, Z0, Z1 // the halves swapped (zmm only: no AVX512VL)
+	VPMAXUQ       Z1, Z0, Z0
+	VSHUFI64X2    $0xb1, Z0, Z0, Z1 // the 128-bit lanes of each half swapped
+	VPMAXUQ       Z1, Z0, Z0
+	VPSHUFD       $0x4e, Z0, Z1     // the two quadwords of each lane swapped
+	VPMAXUQ       Z1, Z0, Z0
+	VMOVQ         X0, AX
+	MOVQ          AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
 // func rotatePairAVX512(x, y []float64, c, s, r, mt float64)
 // Requires: AVX512F
 //

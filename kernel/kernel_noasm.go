@@ -22,6 +22,9 @@ func scaleAddRankK(a []float64, n, rows, cols int, alpha float64, beta, p, q []f
 
 func dot(x, y []float64) float64 { return dotGeneric(x, y) }
 
+// maxAbsBitsPath is maxAbsBits on the path, len(x) ≥ 1.
+func maxAbsBitsPath(x []float64) uint64 { return maxAbsBits(x) }
+
 // rotatePair is RotatePair for one block, with mt = −t: the path's two
 // AxpBy passes.
 func rotatePair(x, y []float64, c, s, r, mt float64) {
