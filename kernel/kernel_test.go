@@ -1684,6 +1684,8 @@ func TestNoAllocs(t *testing.T) {
 			{"Axpy", func() { Axpy(0.5, p, v) }},
 			{"Scale", func() { Scale(1.0000001, v) }},
 			{"WeightedSum", func() { WeightedSum(y[:n], w, x, n, rows) }},
+			{"RotatePair", func() { RotatePair(p, v, 0.8, 0.6, 1.25, 0.75) }},
+			{"MaxAbs", func() { sink += MaxAbs(a) }},
 		} {
 			if allocs := testing.AllocsPerRun(20, f.fn); allocs != 0 {
 				t.Errorf("%s: %v allocations per call, want 0", f.name, allocs)
