@@ -93,7 +93,7 @@ func fullMatrixMemory(cfg *Config, lambda, mu int) float64 {
 		if cfg.Active {
 			steps = float64(lambda + 1)
 		}
-		words += 2*steps*n + steps
+		words += 2*steps*n + 2*steps
 	}
 	return 8 * words
 }

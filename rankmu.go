@@ -98,7 +98,7 @@ func negativeWeightsInto(w []float64, lambda, mu, n int, muEff, c1, cmu float64)
 // [v; z_{1:λ}; …; z_{k−1:λ}] of the rank-μ update (k = μ+1, or λ+1 with
 // the active update) and their coefficients.
 type rankMuBlocks struct {
-	p, q, beta []float64
+	p, q, beta, normQ []float64
 }
 
 // size sizes the blocks for k−1 steps, allocating only when they grow.
@@ -110,8 +110,9 @@ func (rk *rankMuBlocks) size(n, steps int) {
 	}
 	if cap(rk.beta) < k {
 		rk.beta = make([]float64, k)
+		rk.normQ = make([]float64, k)
 	}
-	rk.p, rk.q, rk.beta = rk.p[:k*n], rk.q[:k*n], rk.beta[:k]
+	rk.p, rk.q, rk.beta, rk.normQ = rk.p[:k*n], rk.q[:k*n], rk.beta[:k], rk.normQ[:k]
 }
 
 // rankMuAlpha returns the factor of A in the rank-μ update at rates c1
@@ -154,14 +155,16 @@ func (d *fullMatrix) rankMuUpdate(g *generation) {
 	rk.beta[0] = c1 / 2
 	bound := alpha*d.rowA + c1/2*d.pInf*d.normV
 	for t, i := range g.idx[:steps] {
-		pt := rk.p[(t+1)*n : (t+2)*n]
-		qt := rk.q[(t+1)*n : (t+2)*n]
-		copy(pt, g.y[i*n:i*n+n])
-		copy(qt, g.z[i*n:i*n+n])
-		normQ := kernel.Norm(qt)
+		copy(rk.p[(t+1)*n:(t+2)*n], g.y[i*n:i*n+n])
+		copy(rk.q[(t+1)*n:(t+2)*n], g.z[i*n:i*n+n])
+	}
+	// The steps' norms in one call (the bits of kernel.Norm of each).
+	kernel.RowNorms(rk.normQ[1:steps+1], rk.q[n:(steps+1)*n], n)
+	for t := range steps {
+		normQ := rk.normQ[t+1]
 		b := rankMuBeta(g, t, n, cmu, normQ)
 		rk.beta[t+1] = b
-		bound += math.Abs(b) * maxAbs(pt) * normQ
+		bound += math.Abs(b) * maxAbs(rk.p[(t+1)*n:(t+2)*n]) * normQ
 	}
 	d.flush() // no-op: rank-μ runs never leave a rank-one update pending
 	// On Ã: s' = α·s/ρ and Ã ← ρ·Ã + Σ (β_t/s')·p_t·q_tᵀ.
