@@ -1651,6 +1651,27 @@ rk256_next:
 	VFMADD231PD  Z18, zc, z2        \
 	VFMADD231PD  Z19, zc, z3
 
+// GROUP_COEFS sets the coefficient tables of a group of 4 rows,
+// coef[r*16 + t] = β[t]·p[t*n + i+r] for r < 4, t < k (ROW_COEFS per row,
+// β from bsave), and leaves R11 = &coef[k] of row 0; R12 moves on 4 rows.
+// The frame of the 4-row kernels: coef[4][16] at coef-520(SP), gap-8(SP),
+// psave-528(SP) and bsave-536(SP).
+#define GROUP_COEFS(l0, l1, l2, l3) \
+	LEAQ coef-520(SP), R11 \
+	LEAQ (R11)(R13*8), R11 \
+	MOVQ bsave-536(SP), BX \
+	ROW_COEFS(l0)          \
+	ADDQ $128, R11         \
+	MOVQ bsave-536(SP), BX \
+	ROW_COEFS(l1)          \
+	ADDQ $128, R11         \
+	MOVQ bsave-536(SP), BX \
+	ROW_COEFS(l2)          \
+	ADDQ $128, R11         \
+	MOVQ bsave-536(SP), BX \
+	ROW_COEFS(l3)          \
+	SUBQ $384, R11
+
 // TERM4_ROWS adds c_t·q_t to the 4 rows' accumulators Z0, Z4, Z8 and Z12
 // (8 columns of q_t in Z16; each row's c_t broadcast from its table).
 #define TERM4_ROWS \
@@ -1678,9 +1699,11 @@ rk256_next:
 // &q[0][j], R9 &q[t][j], AX t−k, R11 &coef[0][k], R13 k; Z30 = [α], Z0-Z15
 // the tile, Z16-Z19 q_t's 32 columns, Z20-Z23 the rows' c_t. The frame holds
 // coef[4][16] (the rows' tables 128 bytes apart), gap = 4·NBYTES − (cols −
-// cols mod 8)·8 (from the end of a group's columns to the next group) and
-// psave.
-TEXT ·scaleAddRankK4AVX512(SB), NOSPLIT, $528-136
+// cols mod 8)·8 (from the end of a group's columns to the next group),
+// psave and bsave (β, for GROUP_COEFS).
+TEXT ·scaleAddRankK4AVX512(SB), NOSPLIT, $536-136
+	MOVQ         beta_base+56(FP), AX
+	MOVQ         AX, bsave-536(SP)
 	MOVQ         a_base+0(FP), DI
 	MOVQ         n+24(FP), R8
 	SHLQ         $3, R8            // R8 = NBYTES
@@ -1706,22 +1729,7 @@ rk4_nomask:
 	SHRQ $5, R10                   // R10 = blocks of 32 columns
 
 rk4_group:
-	// coef[r*16 + t] = β[t]·p[t*n + i+r] for r < 4, t < k (ROW_COEFS per
-	// row, R11 = the end of row r's table); R12 moves on 4 rows.
-	LEAQ coef-520(SP), R11
-	LEAQ (R11)(R13*8), R11
-	MOVQ beta_base+56(FP), BX
-	ROW_COEFS(rk4_coefs0)
-	ADDQ $128, R11
-	MOVQ beta_base+56(FP), BX
-	ROW_COEFS(rk4_coefs1)
-	ADDQ $128, R11
-	MOVQ beta_base+56(FP), BX
-	ROW_COEFS(rk4_coefs2)
-	ADDQ $128, R11
-	MOVQ beta_base+56(FP), BX
-	ROW_COEFS(rk4_coefs3)
-	SUBQ $384, R11                 // R11 = &coef[k] of row 0
+	GROUP_COEFS(rk4_coefs0, rk4_coefs1, rk4_coefs2, rk4_coefs3)
 	MOVQ R12, psave-528(SP)
 	LEAQ (DI)(R8*2), R12           // R12 = row 2
 	MOVQ  q_base+104(FP), SI
@@ -1853,7 +1861,9 @@ rk4_next:
 // The registers and the frame as in scaleAddRankK4AVX512, with R10 the
 // blocks of 8 columns, Y14 = [α], Y0-Y7 the tile (row r in Y2r, Y2r+1),
 // Y8-Y9 q_t's columns and Y10, Y11, Y13, Y15 the rows' c_t.
-TEXT ·scaleAddRankK4AVX2(SB), NOSPLIT, $528-136
+TEXT ·scaleAddRankK4AVX2(SB), NOSPLIT, $536-136
+	MOVQ         beta_base+56(FP), AX
+	MOVQ         AX, bsave-536(SP)
 	MOVQ         a_base+0(FP), DI
 	MOVQ         n+24(FP), R8
 	SHLQ         $3, R8            // R8 = NBYTES
@@ -1880,20 +1890,7 @@ rk4y_nomask:
 	SHRQ $3, R10                   // R10 = blocks of 8 columns
 
 rk4y_group:
-	LEAQ coef-520(SP), R11
-	LEAQ (R11)(R13*8), R11
-	MOVQ beta_base+56(FP), BX
-	ROW_COEFS(rk4y_coefs0)
-	ADDQ $128, R11
-	MOVQ beta_base+56(FP), BX
-	ROW_COEFS(rk4y_coefs1)
-	ADDQ $128, R11
-	MOVQ beta_base+56(FP), BX
-	ROW_COEFS(rk4y_coefs2)
-	ADDQ $128, R11
-	MOVQ beta_base+56(FP), BX
-	ROW_COEFS(rk4y_coefs3)
-	SUBQ  $384, R11                // R11 = &coef[k] of row 0
+	GROUP_COEFS(rk4y_coefs0, rk4y_coefs1, rk4y_coefs2, rk4y_coefs3)
 	MOVQ  R12, psave-528(SP)
 	LEAQ  (DI)(R8*2), R12          // R12 = row 2
 	MOVQ  q_base+104(FP), SI
