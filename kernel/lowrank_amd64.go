@@ -80,6 +80,9 @@ func addElems(p *float64, i int) *float64 {
 }
 
 //go:noescape
+func dotRows8x3AVX512(dst, a, b *float64, cols, stride, ldd, pfa, pfb int)
+
+//go:noescape
 func dotRows4x3AVX512(dst, a, b *float64, cols, stride, ldd, pfa, pfb int)
 
 //go:noescape
@@ -164,3 +167,31 @@ func combColsFrom(c int, x, m, s, z, p *float64) (xc, mc, sc, zc, pc *float64) {
 
 //go:noescape
 func combineRows1AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool)
+
+// lrDot8x3 is lrDot4x3 for rows 0–3 and 4–7 of a in one tile on AVX-512
+// (each row of b loaded once for 8 rows of a), with the bits of the two
+// calls; with pfa (pfb) ≠ 0 each column step asks L2 for the cache line
+// dotRowsBlock columns on in each row of a (of b). It is called only where
+// lrHasDot8x3 holds.
+func lrDot8x3(dst, a, b *float64, cols, stride, ldd, pfa, pfb int) {
+	c8 := cols &^ 7
+	if c8 > 0 {
+		dotRows8x3AVX512(dst, a, b, c8, stride, ldd, pfa, pfb)
+	}
+	if c8 == cols {
+		return
+	}
+	a4 := addElems(a, 4*stride)
+	dotRows4x3AVX2(dst, addElems(a, c8), addElems(b, c8), cols-c8, stride, ldd)
+	dotRows4x3AVX2(addElems(dst, 4), addElems(a4, c8), addElems(b, c8), cols-c8, stride, ldd)
+}
+
+// lrHasDot8x3 reports whether the path has lrDot8x3: AVX-512.
+func lrHasDot8x3() bool { return useAVX512 }
+
+// dotRows8x3Ahead is the distance in bytes of dotRows8x3AVX512's
+// prefetches (DOT83_PFA): one block of DotRows.
+const dotRows8x3Ahead = 2048
+
+// The assembly's distance is one block.
+const _ = -uint(dotRows8x3Ahead ^ 8*dotRowsBlock)

@@ -34,7 +34,14 @@ func lrDot4x3(dst, a, b *float64, cols, stride, ldd, _, _ int) {
 	dotRows4x3NEON(dst, a, b, cols, stride, ldd)
 }
 func lrDot4x1(dst, a, b *float64, cols, stride int) { dotRows4x1NEON(dst, a, b, cols, stride) }
-func lrDot(x, y []float64) float64                  { return dotNEON(x, y) }
+
+// lrHasDot8x3: NEON has no tile of 8 rows (32 registers of 2 lanes).
+func lrHasDot8x3() bool { return false }
+
+func lrDot8x3(dst, a, b *float64, cols, stride, ldd, _, _ int) {
+	panic("kernel: no lrDot8x3 on arm64")
+}
+func lrDot(x, y []float64) float64 { return dotNEON(x, y) }
 
 func lrComb4(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool) {
 	combineRows4NEON(x, m, s, z, p, c, sigma, cols, stride, kp, first, last)

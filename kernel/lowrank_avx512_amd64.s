@@ -465,3 +465,183 @@ cr1z_store:
 cr1z_done:
 	VZEROUPPER
 	RET
+
+// DOT83_ROW is one row of a in a column step of dotRows8x3AVX512: the
+// row's 8 columns at (base)(AX*1) into za, then its three FMAs with the
+// rows of b (Z24-Z26) into the accumulators c0, c1, c2.
+#define DOT83_ROW(base, za, c0, c1, c2) \
+	VMOVUPD     base(AX*1), za \
+	VFMADD231PD Z24, za, c0    \
+	VFMADD231PD Z25, za, c1    \
+	VFMADD231PD Z26, za, c2
+
+// DOT83_STEP is one column step of dotRows8x3AVX512: 8 columns of the 3
+// rows of b and of the 8 of a, 24 FMAs.
+#define DOT83_STEP \
+	VMOVUPD (BX)(AX*1), Z24             \
+	VMOVUPD (R12)(AX*1), Z25            \
+	VMOVUPD (R13)(AX*1), Z26            \
+	DOT83_ROW((SI), Z27, Z0, Z1, Z2)    \
+	DOT83_ROW((R9), Z28, Z3, Z4, Z5)    \
+	DOT83_ROW((R10), Z29, Z6, Z7, Z8)   \
+	DOT83_ROW((R11), Z30, Z9, Z10, Z11) \
+	DOT83_ROW((DX), Z31, Z12, Z13, Z14) \
+	DOT83_ROW((DI), Z27, Z15, Z16, Z17) \
+	DOT83_ROW((R14), Z28, Z18, Z19, Z20) \
+	DOT83_ROW((R8), Z29, Z21, Z22, Z23) \
+	ADDQ $64, AX
+
+// DOT83_PFA (DOT83_PFB) asks L2 for the cache line of the next block
+// (dotRowsBlock columns on, 2048 bytes) in each row of a (of b).
+#define DOT83_PFA \
+	PREFETCHT1 2048(SI)(AX*1)  \
+	PREFETCHT1 2048(R9)(AX*1)  \
+	PREFETCHT1 2048(R10)(AX*1) \
+	PREFETCHT1 2048(R11)(AX*1) \
+	PREFETCHT1 2048(DX)(AX*1)  \
+	PREFETCHT1 2048(DI)(AX*1)  \
+	PREFETCHT1 2048(R14)(AX*1) \
+	PREFETCHT1 2048(R8)(AX*1)
+
+#define DOT83_PFB \
+	PREFETCHT1 2048(BX)(AX*1)  \
+	PREFETCHT1 2048(R12)(AX*1) \
+	PREFETCHT1 2048(R13)(AX*1)
+
+// FOLDZ adds the high 256 bits of the zmm accumulator z to its low half
+// (lane l gets lanes l and l+4), through Z31, with 512-bit operations only
+// (the accumulators past Z15 have no VEX form).
+#define FOLDZ(z) \
+	VEXTRACTF64X4 $1, z, Y31 \
+	VADDPD        Z31, z, z
+
+// func dotRows8x3AVX512(dst, a, b *float64, cols, stride, ldd, pfa, pfb int)
+// Requires: AVX512F
+//
+// dotRows4x3AVX512 for 8 rows of a: dst[j*ldd+i] += a_i·b_j for i < 8,
+// j < 3, each pair's sum the bits dotRows4x3AVX512 gives it.
+TEXT ·dotRows8x3AVX512(SB), NOSPLIT, $0-64
+	MOVQ   a+8(FP), SI
+	MOVQ   b+16(FP), BX
+	MOVQ   cols+24(FP), CX
+	MOVQ   stride+32(FP), R8
+	SHLQ   $3, R8
+	SHLQ   $3, CX
+	LEAQ   (SI)(R8*1), R9
+	LEAQ   (SI)(R8*2), R10
+	LEAQ   (R10)(R8*1), R11
+	LEAQ   (SI)(R8*4), DX
+	LEAQ   (DX)(R8*1), DI
+	LEAQ   (DX)(R8*2), R14
+	LEAQ   (BX)(R8*1), R12
+	LEAQ   (BX)(R8*2), R13
+	LEAQ   (R14)(R8*1), R8
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z11, Z11, Z11
+	VPXORQ Z12, Z12, Z12
+	VPXORQ Z13, Z13, Z13
+	VPXORQ Z14, Z14, Z14
+	VPXORQ Z15, Z15, Z15
+	VPXORQ Z16, Z16, Z16
+	VPXORQ Z17, Z17, Z17
+	VPXORQ Z18, Z18, Z18
+	VPXORQ Z19, Z19, Z19
+	VPXORQ Z20, Z20, Z20
+	VPXORQ Z21, Z21, Z21
+	VPXORQ Z22, Z22, Z22
+	VPXORQ Z23, Z23, Z23
+	XORQ   AX, AX
+	TESTQ  CX, CX
+	JZ     dr83z_reduce
+
+	CMPQ pfa+48(FP), $0
+	JNE  dr83z_pfa
+	CMPQ pfb+56(FP), $0
+	JNE  dr83z_pfb
+
+dr83z_loop:
+	DOT83_STEP
+	CMPQ AX, CX
+	JLT  dr83z_loop
+	JMP  dr83z_reduce
+
+dr83z_pfa:
+	CMPQ pfb+56(FP), $0
+	JNE  dr83z_pfab
+
+dr83z_pfaloop:
+	DOT83_PFA
+	DOT83_STEP
+	CMPQ AX, CX
+	JLT  dr83z_pfaloop
+	JMP  dr83z_reduce
+
+dr83z_pfb:
+	DOT83_PFB
+	DOT83_STEP
+	CMPQ AX, CX
+	JLT  dr83z_pfb
+	JMP  dr83z_reduce
+
+dr83z_pfab:
+	DOT83_PFA
+	DOT83_PFB
+	DOT83_STEP
+	CMPQ AX, CX
+	JLT  dr83z_pfab
+
+dr83z_reduce:
+	FOLDZ(Z0)
+	FOLDZ(Z1)
+	FOLDZ(Z2)
+	FOLDZ(Z3)
+	FOLDZ(Z4)
+	FOLDZ(Z5)
+	FOLDZ(Z6)
+	FOLDZ(Z7)
+	FOLDZ(Z8)
+	FOLDZ(Z9)
+	FOLDZ(Z10)
+	FOLDZ(Z11)
+	FOLDZ(Z12)
+	FOLDZ(Z13)
+	FOLDZ(Z14)
+	FOLDZ(Z15)
+	FOLDZ(Z16)
+	FOLDZ(Z17)
+	FOLDZ(Z18)
+	FOLDZ(Z19)
+	FOLDZ(Z20)
+	FOLDZ(Z21)
+	FOLDZ(Z22)
+	FOLDZ(Z23)
+	MOVQ dst+0(FP), DI
+	MOVQ ldd+40(FP), DX
+	SHLQ $3, DX
+	HSUM4_ADD(Y0, Y3, Y6, Y9, (DI))
+	HSUM4_ADD(Y1, Y4, Y7, Y10, (DI)(DX*1))
+	HSUM4_ADD(Y2, Y5, Y8, Y11, (DI)(DX*2))
+	VMOVAPD Z15, Z0
+	VMOVAPD Z16, Z1
+	VMOVAPD Z17, Z2
+	VMOVAPD Z18, Z3
+	VMOVAPD Z19, Z4
+	VMOVAPD Z20, Z5
+	VMOVAPD Z21, Z6
+	VMOVAPD Z22, Z7
+	VMOVAPD Z23, Z8
+	HSUM4_ADD(Y12, Y0, Y3, Y6, 32(DI))
+	HSUM4_ADD(Y13, Y1, Y4, Y7, 32(DI)(DX*1))
+	HSUM4_ADD(Y14, Y2, Y5, Y8, 32(DI)(DX*2))
+	VZEROUPPER
+	RET

@@ -29,18 +29,43 @@ import (
 //
 // cols is a multiple of 4 for all but lrDot.
 
+// dotRowsTile8 lets dotRowsTiles use the tiles of 8 rows of a where the
+// path has them (tests turn it off to compare the bits).
+var dotRowsTile8 = true
+
 // dotRowsTiles is dotRows on a SIMD path for the rows i0 … i1−1 of a (i0
-// a multiple of 4, i1 too unless it is ka): tiles of 4 rows of a by 3 rows
-// of b, 4×1 for the last rows of b, the path's Dot for the last rows of a;
+// a multiple of 4, i1 too unless it is ka): where the path has them, tiles
+// of 8 rows of a by 3 rows of b (each row of b read once for 8 rows of a,
+// the bits of two tiles of 4), then tiles of 4 rows of a by 3 rows of b,
+// 4×1 for the last rows of b, the path's Dot for the last rows of a;
 // the columns past the last whole group of 4 are added afterwards in index
-// order (math.FMA on each product). A row is computed by the same kernel
-// whichever range it is in. With ahead > 0 (the columns to the next block)
+// order (math.FMA on each product). A row gets the same bits whichever
+// range it is in. With ahead > 0 (the columns to the next block)
 // the tiles of the range's first rows ask for the next block's lines of
 // b's rows, and the first tile of each row of tiles for those of a's: each
 // line once per range, a block ahead.
 func dotRowsTiles(dst, a []float64, ka int, b []float64, kb, cols, stride, ahead, i0, i1 int) {
 	c4 := cols &^ 3
 	i := i0
+	for ; dotRowsTile8 && lrHasDot8x3() && i+8 <= i1; i += 8 {
+		ai := unsafe.SliceData(a[i*stride:])
+		j := 0
+		for ; j+3 <= kb; j += 3 {
+			pfa, pfb := 0, 0
+			if ahead == dotRowsBlock && j == 0 {
+				pfa = 1
+			}
+			if ahead == dotRowsBlock && i == i0 {
+				pfb = 1
+			}
+			lrDot8x3(&dst[j*ka+i], ai, unsafe.SliceData(b[j*stride:]), c4, stride, ka, pfa, pfb)
+		}
+		for ; j < kb; j++ {
+			bj := unsafe.SliceData(b[j*stride:])
+			lrDot4x1(&dst[j*ka+i], ai, bj, c4, stride)
+			lrDot4x1(&dst[j*ka+i+4], unsafe.SliceData(a[(i+4)*stride:]), bj, c4, stride)
+		}
+	}
 	for ; i+4 <= i1; i += 4 {
 		ai := unsafe.SliceData(a[i*stride:])
 		j := 0
