@@ -80,6 +80,12 @@ func addElems(p *float64, i int) *float64 {
 }
 
 //go:noescape
+func dotRows8x2AVX512(dst, a, b *float64, cols, stride, ldd int)
+
+//go:noescape
+func dotRows8x1AVX512(dst, a, b *float64, cols, stride int)
+
+//go:noescape
 func dotRows8x3AVX512(dst, a, b *float64, cols, stride, ldd, pfa, pfb int)
 
 //go:noescape
@@ -186,7 +192,38 @@ func lrDot8x3(dst, a, b *float64, cols, stride, ldd, pfa, pfb int) {
 	dotRows4x3AVX2(addElems(dst, 4), addElems(a4, c8), addElems(b, c8), cols-c8, stride, ldd)
 }
 
-// lrHasDot8x3 reports whether the path has lrDot8x3: AVX-512.
+// lrDot8x2 and lrDot8x1 are lrDot8x3 for the last two rows of b and the
+// last one: the bits of lrDot4x1 on rows 0–3 and 4–7 of a.
+func lrDot8x2(dst, a, b *float64, cols, stride, ldd int) {
+	c8 := cols &^ 7
+	if c8 > 0 {
+		dotRows8x2AVX512(dst, a, b, c8, stride, ldd)
+	}
+	if c8 == cols {
+		return
+	}
+	b1 := addElems(b, stride)
+	for _, h := range [2]int{0, 4} {
+		ah := addElems(a, h*stride+c8)
+		dotRows4x1AVX2(addElems(dst, h), ah, addElems(b, c8), cols-c8, stride)
+		dotRows4x1AVX2(addElems(dst, ldd+h), ah, addElems(b1, c8), cols-c8, stride)
+	}
+}
+
+func lrDot8x1(dst, a, b *float64, cols, stride int) {
+	c8 := cols &^ 7
+	if c8 > 0 {
+		dotRows8x1AVX512(dst, a, b, c8, stride)
+	}
+	if c8 == cols {
+		return
+	}
+	dotRows4x1AVX2(dst, addElems(a, c8), addElems(b, c8), cols-c8, stride)
+	dotRows4x1AVX2(addElems(dst, 4), addElems(a, 4*stride+c8), addElems(b, c8), cols-c8, stride)
+}
+
+// lrHasDot8x3 reports whether the path has lrDot8x3, lrDot8x2 and
+// lrDot8x1: AVX-512.
 func lrHasDot8x3() bool { return useAVX512 }
 
 // dotRows8x3Ahead is the distance in bytes of dotRows8x3AVX512's

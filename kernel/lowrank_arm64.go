@@ -41,7 +41,10 @@ func lrHasDot8x3() bool { return false }
 func lrDot8x3(dst, a, b *float64, cols, stride, ldd, _, _ int) {
 	panic("kernel: no lrDot8x3 on arm64")
 }
-func lrDot(x, y []float64) float64 { return dotNEON(x, y) }
+
+func lrDot8x2(dst, a, b *float64, cols, stride, ldd int) { panic("kernel: no lrDot8x2 on arm64") }
+func lrDot8x1(dst, a, b *float64, cols, stride int)      { panic("kernel: no lrDot8x1 on arm64") }
+func lrDot(x, y []float64) float64                       { return dotNEON(x, y) }
 
 func lrComb4(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool) {
 	combineRows4NEON(x, m, s, z, p, c, sigma, cols, stride, kp, first, last)

@@ -645,3 +645,146 @@ dr83z_reduce:
 	HSUM4_ADD(Y14, Y2, Y5, Y8, 32(DI)(DX*2))
 	VZEROUPPER
 	RET
+
+// DOT8_ROWS sets SI, R9, R10, R11, DX, DI, R14 and R8 to the 8 rows of a
+// (stride in R8), BX to b and CX to the bytes of cols, and clears AX.
+#define DOT8_ROWS \
+	MOVQ a+8(FP), SI         \
+	MOVQ b+16(FP), BX        \
+	MOVQ cols+24(FP), CX     \
+	MOVQ stride+32(FP), R8   \
+	SHLQ $3, R8              \
+	SHLQ $3, CX              \
+	LEAQ (SI)(R8*1), R9      \
+	LEAQ (SI)(R8*2), R10     \
+	LEAQ (R10)(R8*1), R11    \
+	LEAQ (SI)(R8*4), DX      \
+	LEAQ (DX)(R8*1), DI      \
+	LEAQ (DX)(R8*2), R14     \
+	LEAQ (R14)(R8*1), R8     \
+	XORQ AX, AX
+
+// DOT82_ROW is one row of a in a column step of dotRows8x2AVX512, its
+// FMAs with the rows of b in Z24 and Z25.
+#define DOT82_ROW(base, za, c0, c1) \
+	VMOVUPD     base(AX*1), za \
+	VFMADD231PD Z24, za, c0    \
+	VFMADD231PD Z25, za, c1
+
+// func dotRows8x2AVX512(dst, a, b *float64, cols, stride, ldd int)
+// Requires: AVX512F
+//
+// dotRows8x3AVX512 for 2 rows of b: dst[j*ldd+i] += a_i·b_j for i < 8,
+// j < 2, each pair's sum the bits dotRows4x1AVX512 gives it.
+TEXT ·dotRows8x2AVX512(SB), NOSPLIT, $0-48
+	DOT8_ROWS
+	MOVQ   stride+32(FP), R12
+	SHLQ   $3, R12
+	ADDQ   BX, R12
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z11, Z11, Z11
+	VPXORQ Z12, Z12, Z12
+	VPXORQ Z13, Z13, Z13
+	VPXORQ Z14, Z14, Z14
+	VPXORQ Z15, Z15, Z15
+	TESTQ  CX, CX
+	JZ     dr82z_reduce
+
+dr82z_loop:
+	VMOVUPD (BX)(AX*1), Z24
+	VMOVUPD (R12)(AX*1), Z25
+	DOT82_ROW((SI), Z26, Z0, Z1)
+	DOT82_ROW((R9), Z27, Z2, Z3)
+	DOT82_ROW((R10), Z28, Z4, Z5)
+	DOT82_ROW((R11), Z29, Z6, Z7)
+	DOT82_ROW((DX), Z26, Z8, Z9)
+	DOT82_ROW((DI), Z27, Z10, Z11)
+	DOT82_ROW((R14), Z28, Z12, Z13)
+	DOT82_ROW((R8), Z29, Z14, Z15)
+	ADDQ $64, AX
+	CMPQ AX, CX
+	JLT  dr82z_loop
+
+dr82z_reduce:
+	FOLDZ(Z0)
+	FOLDZ(Z1)
+	FOLDZ(Z2)
+	FOLDZ(Z3)
+	FOLDZ(Z4)
+	FOLDZ(Z5)
+	FOLDZ(Z6)
+	FOLDZ(Z7)
+	FOLDZ(Z8)
+	FOLDZ(Z9)
+	FOLDZ(Z10)
+	FOLDZ(Z11)
+	FOLDZ(Z12)
+	FOLDZ(Z13)
+	FOLDZ(Z14)
+	FOLDZ(Z15)
+	MOVQ dst+0(FP), DI
+	MOVQ ldd+40(FP), DX
+	SHLQ $3, DX
+	HSUM4_ADD(Y0, Y2, Y4, Y6, (DI))
+	HSUM4_ADD(Y1, Y3, Y5, Y7, (DI)(DX*1))
+	HSUM4_ADD(Y8, Y10, Y12, Y14, 32(DI))
+	HSUM4_ADD(Y9, Y11, Y13, Y15, 32(DI)(DX*1))
+	VZEROUPPER
+	RET
+
+// func dotRows8x1AVX512(dst, a, b *float64, cols, stride int)
+// Requires: AVX512F
+//
+// dotRows4x1AVX512 for 8 rows of a: dst[i] += a_i·b for i < 8, with its
+// bits.
+TEXT ·dotRows8x1AVX512(SB), NOSPLIT, $0-40
+	DOT8_ROWS
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	TESTQ  CX, CX
+	JZ     dr81z_reduce
+
+dr81z_loop:
+	VMOVUPD     (BX)(AX*1), Z24
+	VFMADD231PD (SI)(AX*1), Z24, Z0
+	VFMADD231PD (R9)(AX*1), Z24, Z1
+	VFMADD231PD (R10)(AX*1), Z24, Z2
+	VFMADD231PD (R11)(AX*1), Z24, Z3
+	VFMADD231PD (DX)(AX*1), Z24, Z4
+	VFMADD231PD (DI)(AX*1), Z24, Z5
+	VFMADD231PD (R14)(AX*1), Z24, Z6
+	VFMADD231PD (R8)(AX*1), Z24, Z7
+	ADDQ        $64, AX
+	CMPQ        AX, CX
+	JLT         dr81z_loop
+
+dr81z_reduce:
+	FOLDZ(Z0)
+	FOLDZ(Z1)
+	FOLDZ(Z2)
+	FOLDZ(Z3)
+	FOLDZ(Z4)
+	FOLDZ(Z5)
+	FOLDZ(Z6)
+	FOLDZ(Z7)
+	MOVQ dst+0(FP), DI
+	HSUM4_ADD(Y0, Y1, Y2, Y3, (DI))
+	HSUM4_ADD(Y4, Y5, Y6, Y7, 32(DI))
+	VZEROUPPER
+	RET

@@ -35,8 +35,9 @@ var dotRowsTile8 = true
 
 // dotRowsTiles is dotRows on a SIMD path for the rows i0 … i1−1 of a (i0
 // a multiple of 4, i1 too unless it is ka): where the path has them, tiles
-// of 8 rows of a by 3 rows of b (each row of b read once for 8 rows of a,
-// the bits of two tiles of 4), then tiles of 4 rows of a by 3 rows of b,
+// of 8 rows of a by 3 rows of b, and by 2 or 1 for the last rows of b
+// (each row of b read once for 8 rows of a, the bits of two tiles of 4),
+// then tiles of 4 rows of a by 3 rows of b,
 // 4×1 for the last rows of b, the path's Dot for the last rows of a;
 // the columns past the last whole group of 4 are added afterwards in index
 // order (math.FMA on each product). A row gets the same bits whichever
@@ -60,10 +61,11 @@ func dotRowsTiles(dst, a []float64, ka int, b []float64, kb, cols, stride, ahead
 			}
 			lrDot8x3(&dst[j*ka+i], ai, unsafe.SliceData(b[j*stride:]), c4, stride, ka, pfa, pfb)
 		}
-		for ; j < kb; j++ {
-			bj := unsafe.SliceData(b[j*stride:])
-			lrDot4x1(&dst[j*ka+i], ai, bj, c4, stride)
-			lrDot4x1(&dst[j*ka+i+4], unsafe.SliceData(a[(i+4)*stride:]), bj, c4, stride)
+		switch kb - j {
+		case 2:
+			lrDot8x2(&dst[j*ka+i], ai, unsafe.SliceData(b[j*stride:]), c4, stride, ka)
+		case 1:
+			lrDot8x1(&dst[j*ka+i], ai, unsafe.SliceData(b[j*stride:]), c4, stride)
 		}
 	}
 	for ; i+4 <= i1; i += 4 {
