@@ -54,7 +54,7 @@ func dotRows(dst, a []float64, ka int, b []float64, kb, cols, stride, _, i0, i1 
 	dotRowsGeneric(dst, a, ka, b, kb, cols, stride, i0, i1)
 }
 
-func combineRows(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64, _ int) {
+func combineRows(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64, _ int, _ *coefCache) {
 	combineRowsGeneric(x, m, sigma, s, z, k, cols, stride, p, kp, c)
 }
 

@@ -208,6 +208,25 @@ func CombineRowsRange(x, m []float64, sigma float64, s, z []float64, k, n int, p
 	if k == 1 {
 		block = combineRowBlock // a single row: a pass of combineRowTerms terms at a time
 	}
+	if combineCoefCaching && k > 1 && j1-j0 > block {
+		combineBlocksCached(x, m, sigma, s, z, k, n, p, kp, c, j0, j1, block)
+		return
+	}
+	combineBlocks(x, m, sigma, s, z, k, n, p, kp, c, j0, j1, block, nil)
+}
+
+// combineBlocksCached is combineBlocks with the tiles' coefficients
+// transposed once for all the blocks (a frame of 64 KiB).
+//
+//go:noinline
+func combineBlocksCached(x, m []float64, sigma float64, s, z []float64, k, n int, p []float64, kp int, c []float64, j0, j1, block int) {
+	var cc coefCache
+	combineBlocks(x, m, sigma, s, z, k, n, p, kp, c, j0, j1, block, &cc)
+}
+
+// combineBlocks computes CombineRowsRange's columns j0 … j1−1 block by
+// block.
+func combineBlocks(x, m []float64, sigma float64, s, z []float64, k, n int, p []float64, kp int, c []float64, j0, j1, block int, cc *coefCache) {
 	for c0 := j0; c0 < j1; c0 += block {
 		w := min(block, j1-c0)
 		pc := p
@@ -222,7 +241,7 @@ func CombineRowsRange(x, m []float64, sigma float64, s, z []float64, k, n int, p
 		if c0+w < j1 && combineStreams(kp, k, n) {
 			ahead = w
 		}
-		combineRows(x[c0:], mc, sigma, s[c0:], z[c0:], k, w, n, pc, kp, c, ahead)
+		combineRows(x[c0:], mc, sigma, s[c0:], z[c0:], k, w, n, pc, kp, c, ahead, cc)
 	}
 }
 
@@ -231,4 +250,54 @@ func CombineRowsRange(x, m []float64, sigma float64, s, z []float64, k, n int, p
 // CombineRows need.
 func streamAligned(x []float64, stride int) bool {
 	return uintptr(unsafe.Pointer(unsafe.SliceData(x)))%64 == 0 && stride%8 == 0
+}
+
+// combineCoefCaching lets CombineRowsRange transpose the tiles'
+// coefficients once for all its blocks (tests turn it off to compare).
+var combineCoefCaching = true
+
+// coefCacheLen is the room of a coefCache, in float64s (64 KiB, on the
+// stack): the tiles of up to 8192/kp rows.
+const coefCacheLen = 8192
+
+// coefCache holds the coefficients of CombineRows' tiles transposed as
+// the assembly reads them (ct[t*rows+r] for a tile's rows), filled by the
+// first block of a call and read by the others: every block runs the same
+// tiles in the same order. A tile past the room is transposed by each
+// block, as without the cache. A nil cache holds nothing.
+type coefCache struct {
+	buf   [coefCacheLen]float64
+	off   int  // the next tile's place in buf
+	ready bool // filled by a block: the later ones read it
+}
+
+// start begins a block: its tiles are those of the blocks before it.
+func (cc *coefCache) start() {
+	if cc == nil {
+		return
+	}
+	if cc.off > 0 {
+		cc.ready = true
+	}
+	cc.off = 0
+}
+
+// tile returns the transposed coefficients of the tile of rows l …
+// l+rows−1 (all kp terms), filling them on the first block; nil where
+// they do not fit or there are none.
+func (cc *coefCache) tile(c []float64, l, rows, kp int) []float64 {
+	size := rows * kp
+	if cc == nil || size == 0 || cc.off+size > len(cc.buf) {
+		return nil
+	}
+	ct := cc.buf[cc.off : cc.off+size]
+	cc.off += size
+	if !cc.ready {
+		for r := range rows {
+			for t, v := range c[(l+r)*kp : (l+r)*kp+kp] {
+				ct[t*rows+r] = v
+			}
+		}
+	}
+	return ct
 }

@@ -19,12 +19,12 @@ func dotRows(dst, a []float64, ka int, b []float64, kb, cols, stride, ahead, i0,
 	dotRowsTiles(dst, a, ka, b, kb, cols, stride, ahead, i0, i1)
 }
 
-func combineRows(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64, ahead int) {
+func combineRows(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64, ahead int, cc *coefCache) {
 	if !useAVX2 {
 		combineRowsGeneric(x, m, sigma, s, z, k, cols, stride, p, kp, c)
 		return
 	}
-	combineRowsTiles(x, m, sigma, s, z, k, cols, stride, p, kp, c, ahead)
+	combineRowsTiles(x, m, sigma, s, z, k, cols, stride, p, kp, c, ahead, cc)
 }
 
 //go:noescape

@@ -140,8 +140,9 @@ func dotRowsTiles(dst, a []float64, ka int, b []float64, kb, cols, stride, ahead
 // two by a tile of 4 and five by a main tile that overlap rows done. The
 // columns past the last whole group of 4 in Go with math.FMA, the chain
 // of roundings of the lanes.
-func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64, ahead int) {
+func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64, ahead int, cc *coefCache) {
 	c4 := cols &^ 3
+	cc.start()
 	nt := ahead > 0 && streamAligned(x, stride)
 	mp := &s[0] // m's place when m is nil: not read (last is false)
 	if m != nil {
@@ -150,23 +151,23 @@ func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, st
 	if c4 > 0 {
 		l := 0
 		for ; l+combTileRows <= k; l += combTileRows {
-			combineTile(combTileRows, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l, prefetchAhead(ahead, l/combTileRows), nt)
+			combineTile(combTileRows, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l, prefetchAhead(ahead, l/combTileRows), nt, cc)
 		}
 		if combOverlapTiles() && k-l == 5 && k >= combTileRows {
 			// Five rows left: a main tile over the last rows, one of
 			// them done already (it gets the same bits again).
-			combineTile(combTileRows, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, k-combTileRows, 0, nt)
+			combineTile(combTileRows, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, k-combTileRows, 0, nt, cc)
 			l = k
 		}
 		for ; l+4 <= k; l += 4 {
-			combineTile(4, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l, 0, false)
+			combineTile(4, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l, 0, false, cc)
 		}
 		if (k-l == 3 || combOverlapTiles() && k-l == 2) && k >= 4 {
 			// Three rows left (two where combOverlapTiles holds): a
 			// tile of 4 over the last rows, the others of it done
 			// already. Otherwise one or two rows go alone: a tile that
 			// overlaps more rows computes more than it saves.
-			combineTile(4, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, k-4, 0, false)
+			combineTile(4, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, k-4, 0, false, cc)
 			l = k
 		}
 		for ; l < k; l++ {
@@ -194,10 +195,24 @@ func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, st
 }
 
 // combineTile computes rows l … l+rows−1 over c4 columns, rows being
-// combTileRows or 4: their coefficients transposed into a frame of the
-// stack (ct[t*rows+r]), combineTerms at a time, the partial sums going
-// through x.
-func combineTile(rows int, x []float64, mp *float64, last bool, sigma float64, s, z []float64, c4, stride int, p []float64, kp int, c []float64, l, pf int, nt bool) {
+// combTileRows or 4, combineTerms at a time, the partial sums going
+// through x: their coefficients transposed (ct[t*rows+r]) from cc where it
+// holds them, else into a frame of the stack (combineTileLocal).
+func combineTile(rows int, x []float64, mp *float64, last bool, sigma float64, s, z []float64, c4, stride int, p []float64, kp int, c []float64, l, pf int, nt bool, cc *coefCache) {
+	ct := cc.tile(c, l, rows, kp)
+	if ct == nil {
+		combineTileLocal(rows, x, mp, last, sigma, s, z, c4, stride, p, kp, c, l, pf, nt)
+		return
+	}
+	for t0 := 0; t0 < kp; t0 += combineTerms {
+		kc := min(combineTerms, kp-t0)
+		combineChunk(rows, x, mp, last, sigma, s, z, c4, stride, p, kp, &ct[t0*rows], l, pf, nt, t0, kc)
+	}
+}
+
+// combineTileLocal is combineTile with the coefficients transposed into a
+// frame of the stack, combineTerms at a time.
+func combineTileLocal(rows int, x []float64, mp *float64, last bool, sigma float64, s, z []float64, c4, stride int, p []float64, kp int, c []float64, l, pf int, nt bool) {
 	var ct [max(combTileRows, 4) * combineTerms]float64
 	for t0 := 0; t0 == 0 || t0 < kp; t0 += combineTerms {
 		kc := min(combineTerms, kp-t0)
@@ -206,12 +221,19 @@ func combineTile(rows int, x []float64, mp *float64, last bool, sigma float64, s
 				ct[t*rows+r] = c[(l+r)*kp+t0+t]
 			}
 		}
-		xl, zl, pt, fin := &x[l*stride], &z[l*stride], pAt(p, t0*stride), last && t0+kc >= kp
-		if rows == 4 {
-			lrComb4(xl, mp, &s[0], zl, pt, &ct[0], sigma, c4, stride, kc, t0 == 0, fin)
-		} else {
-			lrCombTile(xl, mp, &s[0], zl, pt, &ct[0], sigma, c4, stride, kc, pf, nt, t0 == 0, fin)
-		}
+		combineChunk(rows, x, mp, last, sigma, s, z, c4, stride, p, kp, &ct[0], l, pf, nt, t0, kc)
+	}
+}
+
+// combineChunk adds the terms t0 … t0+kc−1 (their coefficients transposed
+// at ct) to the tile's rows, from s·z for the first chunk and to
+// fma(σ, u, m) for the last.
+func combineChunk(rows int, x []float64, mp *float64, last bool, sigma float64, s, z []float64, c4, stride int, p []float64, kp int, ct *float64, l, pf int, nt bool, t0, kc int) {
+	xl, zl, pt, fin := &x[l*stride], &z[l*stride], pAt(p, t0*stride), last && t0+kc >= kp
+	if rows == 4 {
+		lrComb4(xl, mp, &s[0], zl, pt, ct, sigma, c4, stride, kc, t0 == 0, fin)
+	} else {
+		lrCombTile(xl, mp, &s[0], zl, pt, ct, sigma, c4, stride, kc, pf, nt, t0 == 0, fin)
 	}
 }
 

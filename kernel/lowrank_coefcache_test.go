@@ -1,0 +1,42 @@
+package kernel
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestCombineRowsCoefCache checks that CombineRows over several blocks,
+// with its tiles' coefficients transposed once for all of them, gives the
+// bits of transposing them in every block, on every path: every tile in
+// the room, the terms in chunks, the overlapping last tiles, and tiles
+// past the room (their coefficients transposed by each block, the later
+// smaller tiles cached again).
+func TestCombineRowsCoefCache(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 17))
+	type shape struct{ k, kp, n int }
+	shapes := []shape{
+		{38, 77, 3*combineBlockMax + 5},                 // all tiles in the room
+		{13, 2*combineTerms + 2, 2*combineBlockMax + 9}, // chunks of terms
+		{11, 9, 2*combineBlockMax + 64},                 // overlapping tiles
+		{38, 300, 2*combineBlockMax + 36},               // past the room
+		{45, 91, combineBlockMax + 1},                   // a last block of one column
+	}
+	forEachPath(t, func(t *testing.T) {
+		for _, sh := range shapes {
+			p, z := genVec(r, sh.kp*sh.n, kindUniform), genVec(r, sh.k*sh.n, kindUniform)
+			m, s, c := genVec(r, sh.n, kindUniform), genVec(r, sh.n, kindUniform), genVec(r, sh.k*sh.kp, kindWide)
+			want, got := make([]float64, sh.k*sh.n), make([]float64, sh.k*sh.n)
+			func() {
+				combineCoefCaching = false
+				defer func() { combineCoefCaching = true }()
+				CombineRows(want, m, 0.75, s, z, sh.k, sh.n, p, sh.kp, c)
+			}()
+			CombineRows(got, m, 0.75, s, z, sh.k, sh.n, p, sh.kp, c)
+			if e := sameResults(got, want); e >= 0 {
+				desc := fmt.Sprintf("k=%d kp=%d n=%d", sh.k, sh.kp, sh.n)
+				t.Fatalf("%s: x[%d] (row %d, column %d) = %v with the coefficients transposed once, %v in every block", desc, e, e/sh.n, e%sh.n, got[e], want[e])
+			}
+		}
+	})
+}
