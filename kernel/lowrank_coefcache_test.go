@@ -40,3 +40,21 @@ func TestCombineRowsCoefCache(t *testing.T) {
 		}
 	})
 }
+
+// TestLowRankNoAllocs checks that DotRows and CombineRows over several
+// blocks (the coefficients' frame of CombineRows on the stack) allocate
+// nothing.
+func TestLowRankNoAllocs(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 18))
+	const k, kp, n = 9, 13, 3*combineBlockMax + 5
+	p, z, x := genVec(r, kp*n, kindUniform), genVec(r, k*n, kindUniform), make([]float64, k*n)
+	m, s, c, w := genVec(r, n, kindUniform), genVec(r, n, kindUniform), genVec(r, k*kp, kindUniform), make([]float64, k*kp)
+	forEachPath(t, func(t *testing.T) {
+		if a := testing.AllocsPerRun(5, func() { CombineRows(x, m, 0.5, s, z, k, n, p, kp, c) }); a != 0 {
+			t.Errorf("CombineRows: %v allocations", a)
+		}
+		if a := testing.AllocsPerRun(5, func() { DotRows(w, p, kp, z, k, n) }); a != 0 {
+			t.Errorf("DotRows: %v allocations", a)
+		}
+	})
+}
