@@ -515,6 +515,37 @@ cr1z_done:
 	VEXTRACTF64X4 $1, z, Y31 \
 	VADDPD        Z31, z, z
 
+// DOT8_ROWS takes a in SI, cols in CX and the stride in R8 (float64s),
+// and sets SI, R9, R10, R11, DX, DI, R14 and R8 to the 8 rows of a and CX
+// to the bytes of cols, and clears AX.
+#define DOT8_ROWS \
+	SHLQ $3, R8              \
+	SHLQ $3, CX              \
+	LEAQ (SI)(R8*1), R9      \
+	LEAQ (SI)(R8*2), R10     \
+	LEAQ (R10)(R8*1), R11    \
+	LEAQ (SI)(R8*4), DX      \
+	LEAQ (DX)(R8*1), DI      \
+	LEAQ (DX)(R8*2), R14     \
+	LEAQ (R14)(R8*1), R8     \
+	XORQ AX, AX
+
+// ZERO8 clears the 8 zmm registers.
+#define ZERO8(r0, r1, r2, r3, r4, r5, r6, r7) \
+	VPXORQ r0, r0, r0 \
+	VPXORQ r1, r1, r1 \
+	VPXORQ r2, r2, r2 \
+	VPXORQ r3, r3, r3 \
+	VPXORQ r4, r4, r4 \
+	VPXORQ r5, r5, r5 \
+	VPXORQ r6, r6, r6 \
+	VPXORQ r7, r7, r7
+
+// FOLDZ8 is FOLDZ on the 8 accumulators.
+#define FOLDZ8(r0, r1, r2, r3, r4, r5, r6, r7) \
+	FOLDZ(r0); FOLDZ(r1); FOLDZ(r2); FOLDZ(r3) \
+	FOLDZ(r4); FOLDZ(r5); FOLDZ(r6); FOLDZ(r7)
+
 // func dotRows8x3AVX512(dst, a, b *float64, cols, stride, ldd, pfa, pfb int)
 // Requires: AVX512F
 //
@@ -525,42 +556,14 @@ TEXT ·dotRows8x3AVX512(SB), NOSPLIT, $0-64
 	MOVQ   b+16(FP), BX
 	MOVQ   cols+24(FP), CX
 	MOVQ   stride+32(FP), R8
-	SHLQ   $3, R8
-	SHLQ   $3, CX
-	LEAQ   (SI)(R8*1), R9
-	LEAQ   (SI)(R8*2), R10
-	LEAQ   (R10)(R8*1), R11
-	LEAQ   (SI)(R8*4), DX
-	LEAQ   (DX)(R8*1), DI
-	LEAQ   (DX)(R8*2), R14
-	LEAQ   (BX)(R8*1), R12
-	LEAQ   (BX)(R8*2), R13
-	LEAQ   (R14)(R8*1), R8
-	VPXORQ Z0, Z0, Z0
-	VPXORQ Z1, Z1, Z1
-	VPXORQ Z2, Z2, Z2
-	VPXORQ Z3, Z3, Z3
-	VPXORQ Z4, Z4, Z4
-	VPXORQ Z5, Z5, Z5
-	VPXORQ Z6, Z6, Z6
-	VPXORQ Z7, Z7, Z7
-	VPXORQ Z8, Z8, Z8
-	VPXORQ Z9, Z9, Z9
-	VPXORQ Z10, Z10, Z10
-	VPXORQ Z11, Z11, Z11
-	VPXORQ Z12, Z12, Z12
-	VPXORQ Z13, Z13, Z13
-	VPXORQ Z14, Z14, Z14
-	VPXORQ Z15, Z15, Z15
-	VPXORQ Z16, Z16, Z16
-	VPXORQ Z17, Z17, Z17
-	VPXORQ Z18, Z18, Z18
-	VPXORQ Z19, Z19, Z19
-	VPXORQ Z20, Z20, Z20
-	VPXORQ Z21, Z21, Z21
-	VPXORQ Z22, Z22, Z22
-	VPXORQ Z23, Z23, Z23
-	XORQ   AX, AX
+	DOT8_ROWS
+	MOVQ   stride+32(FP), R12
+	SHLQ   $3, R12
+	LEAQ   (BX)(R12*2), R13
+	ADDQ   BX, R12
+	ZERO8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
+	ZERO8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
+	ZERO8(Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23)
 	TESTQ  CX, CX
 	JZ     dr83z_reduce
 
@@ -601,30 +604,9 @@ dr83z_pfab:
 	JLT  dr83z_pfab
 
 dr83z_reduce:
-	FOLDZ(Z0)
-	FOLDZ(Z1)
-	FOLDZ(Z2)
-	FOLDZ(Z3)
-	FOLDZ(Z4)
-	FOLDZ(Z5)
-	FOLDZ(Z6)
-	FOLDZ(Z7)
-	FOLDZ(Z8)
-	FOLDZ(Z9)
-	FOLDZ(Z10)
-	FOLDZ(Z11)
-	FOLDZ(Z12)
-	FOLDZ(Z13)
-	FOLDZ(Z14)
-	FOLDZ(Z15)
-	FOLDZ(Z16)
-	FOLDZ(Z17)
-	FOLDZ(Z18)
-	FOLDZ(Z19)
-	FOLDZ(Z20)
-	FOLDZ(Z21)
-	FOLDZ(Z22)
-	FOLDZ(Z23)
+	FOLDZ8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
+	FOLDZ8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
+	FOLDZ8(Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23)
 	MOVQ dst+0(FP), DI
 	MOVQ ldd+40(FP), DX
 	SHLQ $3, DX
@@ -646,24 +628,6 @@ dr83z_reduce:
 	VZEROUPPER
 	RET
 
-// DOT8_ROWS sets SI, R9, R10, R11, DX, DI, R14 and R8 to the 8 rows of a
-// (stride in R8), BX to b and CX to the bytes of cols, and clears AX.
-#define DOT8_ROWS \
-	MOVQ a+8(FP), SI         \
-	MOVQ b+16(FP), BX        \
-	MOVQ cols+24(FP), CX     \
-	MOVQ stride+32(FP), R8   \
-	SHLQ $3, R8              \
-	SHLQ $3, CX              \
-	LEAQ (SI)(R8*1), R9      \
-	LEAQ (SI)(R8*2), R10     \
-	LEAQ (R10)(R8*1), R11    \
-	LEAQ (SI)(R8*4), DX      \
-	LEAQ (DX)(R8*1), DI      \
-	LEAQ (DX)(R8*2), R14     \
-	LEAQ (R14)(R8*1), R8     \
-	XORQ AX, AX
-
 // DOT82_ROW is one row of a in a column step of dotRows8x2AVX512, its
 // FMAs with the rows of b in Z24 and Z25.
 #define DOT82_ROW(base, za, c0, c1) \
@@ -677,26 +641,16 @@ dr83z_reduce:
 // dotRows8x3AVX512 for 2 rows of b: dst[j*ldd+i] += a_i·b_j for i < 8,
 // j < 2, each pair's sum the bits dotRows4x1AVX512 gives it.
 TEXT ·dotRows8x2AVX512(SB), NOSPLIT, $0-48
+	MOVQ   a+8(FP), SI
+	MOVQ   b+16(FP), BX
+	MOVQ   cols+24(FP), CX
+	MOVQ   stride+32(FP), R8
 	DOT8_ROWS
 	MOVQ   stride+32(FP), R12
 	SHLQ   $3, R12
 	ADDQ   BX, R12
-	VPXORQ Z0, Z0, Z0
-	VPXORQ Z1, Z1, Z1
-	VPXORQ Z2, Z2, Z2
-	VPXORQ Z3, Z3, Z3
-	VPXORQ Z4, Z4, Z4
-	VPXORQ Z5, Z5, Z5
-	VPXORQ Z6, Z6, Z6
-	VPXORQ Z7, Z7, Z7
-	VPXORQ Z8, Z8, Z8
-	VPXORQ Z9, Z9, Z9
-	VPXORQ Z10, Z10, Z10
-	VPXORQ Z11, Z11, Z11
-	VPXORQ Z12, Z12, Z12
-	VPXORQ Z13, Z13, Z13
-	VPXORQ Z14, Z14, Z14
-	VPXORQ Z15, Z15, Z15
+	ZERO8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
+	ZERO8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
 	TESTQ  CX, CX
 	JZ     dr82z_reduce
 
@@ -716,22 +670,8 @@ dr82z_loop:
 	JLT  dr82z_loop
 
 dr82z_reduce:
-	FOLDZ(Z0)
-	FOLDZ(Z1)
-	FOLDZ(Z2)
-	FOLDZ(Z3)
-	FOLDZ(Z4)
-	FOLDZ(Z5)
-	FOLDZ(Z6)
-	FOLDZ(Z7)
-	FOLDZ(Z8)
-	FOLDZ(Z9)
-	FOLDZ(Z10)
-	FOLDZ(Z11)
-	FOLDZ(Z12)
-	FOLDZ(Z13)
-	FOLDZ(Z14)
-	FOLDZ(Z15)
+	FOLDZ8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
+	FOLDZ8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
 	MOVQ dst+0(FP), DI
 	MOVQ ldd+40(FP), DX
 	SHLQ $3, DX
@@ -748,15 +688,12 @@ dr82z_reduce:
 // dotRows4x1AVX512 for 8 rows of a: dst[i] += a_i·b for i < 8, with its
 // bits.
 TEXT ·dotRows8x1AVX512(SB), NOSPLIT, $0-40
+	MOVQ   a+8(FP), SI
+	MOVQ   b+16(FP), BX
+	MOVQ   cols+24(FP), CX
+	MOVQ   stride+32(FP), R8
 	DOT8_ROWS
-	VPXORQ Z0, Z0, Z0
-	VPXORQ Z1, Z1, Z1
-	VPXORQ Z2, Z2, Z2
-	VPXORQ Z3, Z3, Z3
-	VPXORQ Z4, Z4, Z4
-	VPXORQ Z5, Z5, Z5
-	VPXORQ Z6, Z6, Z6
-	VPXORQ Z7, Z7, Z7
+	ZERO8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
 	TESTQ  CX, CX
 	JZ     dr81z_reduce
 
@@ -775,14 +712,7 @@ dr81z_loop:
 	JLT         dr81z_loop
 
 dr81z_reduce:
-	FOLDZ(Z0)
-	FOLDZ(Z1)
-	FOLDZ(Z2)
-	FOLDZ(Z3)
-	FOLDZ(Z4)
-	FOLDZ(Z5)
-	FOLDZ(Z6)
-	FOLDZ(Z7)
+	FOLDZ8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
 	MOVQ dst+0(FP), DI
 	HSUM4_ADD(Y0, Y1, Y2, Y3, (DI))
 	HSUM4_ADD(Y4, Y5, Y6, Y7, 32(DI))
