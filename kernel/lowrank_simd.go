@@ -36,15 +36,15 @@ var dotRowsTile8 = true
 // dotRowsTiles is dotRows on a SIMD path for the rows i0 … i1−1 of a (i0
 // a multiple of 4, i1 too unless it is ka): where the path has them, tiles
 // of 8 rows of a by 3 rows of b, and by 2 or 1 for the last rows of b
-// (each row of b read once for 8 rows of a, the bits of two tiles of 4),
-// then tiles of 4 rows of a by 3 rows of b,
-// 4×1 for the last rows of b, the path's Dot for the last rows of a;
-// the columns past the last whole group of 4 are added afterwards in index
-// order (math.FMA on each product). A row gets the same bits whichever
-// range it is in. With ahead > 0 (the columns to the next block)
-// the tiles of the range's first rows ask for the next block's lines of
-// b's rows, and the first tile of each row of tiles for those of a's: each
-// line once per range, a block ahead.
+// (each row of b read once for 8 rows of a, the bits of two tiles of 4);
+// then tiles of 4 rows of a by 3 rows of b, 4×1 for the last rows of b,
+// the path's Dot for the last rows of a; the columns past the last whole
+// group of 4 are added afterwards in index order (math.FMA on each
+// product). A row gets the same bits whichever range it is in. With
+// ahead > 0 (the columns to the next block) the tiles of the range's
+// first rows ask for the next block's lines of b's rows, and the first
+// tile of each row of tiles for those of a's: each line once per range, a
+// block ahead.
 func dotRowsTiles(dst, a []float64, ka int, b []float64, kb, cols, stride, ahead, i0, i1 int) {
 	c4 := cols &^ 3
 	i := i0
