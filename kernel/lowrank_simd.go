@@ -17,6 +17,13 @@ import (
 //	    for the cache line pfa bytes past each column step of a's rows, and
 //	    likewise pfb for b's
 //	lrDot4x1(dst, a, b, cols, stride):      dst[i] += a_i·b, i < 4
+//	lrHasDot8x3():                          whether the path has the
+//	    tiles of 8 rows of a below (their callers check it)
+//	lrDot8x3(dst, a, b, cols, stride, ldd, pfa, pfb): lrDot4x3 for i < 8,
+//	    with the bits of two calls; pfa, pfb ≠ 0 ask for the lines one
+//	    block (dotRowsBlock columns) on
+//	lrDot8x2(dst, a, b, cols, stride, ldd), lrDot8x1(dst, a, b, cols,
+//	    stride): j < 2 and j < 1, with the bits of lrDot4x1
 //	lrDot(x, y):                            the path's Dot
 //	lrComb4, lrComb1(x, m, s, z, p, c, σ, cols, stride, kp, first, last):
 //	    CombineRows' chain for 4 rows (coefficients transposed: c[t*4+r])
