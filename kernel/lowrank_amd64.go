@@ -102,7 +102,7 @@ func lrComb4(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, fir
 	if useAVX512 {
 		c32 := cols &^ 31
 		if c32 > 0 {
-			combineRows4AVX512(x, m, s, z, p, c, sigma, c32, stride, kp, 0, false, first, last)
+			combineRows4AVX512(x, m, s, z, p, c, sigma, c32, stride, kp, nil, 0, 0, false, first, last)
 		}
 		if c32 == cols {
 			return
@@ -126,11 +126,11 @@ func combOverlapTiles() bool { return useAVX512 }
 // 32 zmm registers on AVX-512.
 const combTileRows = 6
 
-func lrCombTile(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp, pf int, nt, first, last bool) {
+func lrCombTile(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, f panelWalk, nt, first, last bool) {
 	if useAVX512 {
 		c32 := cols &^ 31
 		if c32 > 0 {
-			combineRows6AVX512(x, m, s, z, p, c, sigma, c32, stride, kp, pf, nt, first, last)
+			combineRows6AVX512(x, m, s, z, p, c, sigma, c32, stride, kp, f.at, f.left, f.rowBytes, nt, first, last)
 		}
 		if c32 == cols {
 			return
@@ -142,10 +142,10 @@ func lrCombTile(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp, pf i
 }
 
 //go:noescape
-func combineRows6AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp, pf int, nt, first, last bool)
+func combineRows6AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, pfp *float64, pfleft, pfw int, nt, first, last bool)
 
 //go:noescape
-func combineRows4AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp, pf int, nt, first, last bool)
+func combineRows4AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, pfp *float64, pfleft, pfw int, nt, first, last bool)
 
 func lrComb1(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool) {
 	if useAVX512 {

@@ -57,7 +57,7 @@ const combTileRows = 4
 // on an arm64 CPU).
 func combOverlapTiles() bool { return false }
 
-func lrCombTile(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp, _ int, _, first, last bool) {
+func lrCombTile(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, _ panelWalk, _, first, last bool) {
 	combineRows4NEON(x, m, s, z, p, c, sigma, cols, stride, kp, first, last)
 }
 

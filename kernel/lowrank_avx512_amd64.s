@@ -133,24 +133,26 @@
 	MOVQ  kp+72(FP), R11          \
 	SHLQ  $3, R8                  \
 	SHLQ  $3, R9                  \
+	MOVQ  pfp+80(FP), R12         \
+	MOVQ  pfleft+88(FP), R13      \
 	XORQ  AX, AX                  \
 	TESTQ R9, R9                  \
 	JZ    crz_done                \
 crz_loop:                         \
 	MOVQ z+24(FP), BX             \
-	CMPB first+89(FP), $0         \
+	CMPB first+105(FP), $0        \
 	JNE  crz_init                 \
 	MOVQ x+0(FP), BX              \
 crz_init:                         \
 	ADDQ AX, BX                   \
 	LEAQ (BX)(R8*2), SI           \
 	LEAQ (SI)(R8*2), DX           \
-	CMPQ pf+80(FP), $0            \
+	CMPQ pfp+80(FP), $0           \
 	JE   crz_load                 \
 	pfRows                        \
 crz_load:                         \
 	loadRows                      \
-	CMPB first+89(FP), $0         \
+	CMPB first+105(FP), $0        \
 	JE   crz_terms_start          \
 	MOVQ s+16(FP), BX             \
 	ADDQ AX, BX                   \
@@ -160,14 +162,20 @@ crz_terms_start:                  \
 	MOVQ  p+32(FP), CX            \
 	ADDQ  AX, CX                  \
 	MOVQ  c+40(FP), DI            \
-	MOVQ  pf+80(FP), R12          \
 	MOVQ  R11, R10                \
 	TESTQ R10, R10                \
 	JZ    crz_fin                 \
 	TESTQ R12, R12                \
 	JZ    crz_terms               \
 crz_terms_pf:                     \
-	PREFETCHT1 (CX)(R12*1)        \
+	PREFETCHT1 (R12)              \
+	ADDQ       $64, R12           \
+	SUBQ       $64, R13           \
+	JNZ        crz_pf_term        \
+	ADDQ       R8, R12            \
+	MOVQ       pfw+96(FP), R13    \
+	SUBQ       R13, R12           \
+crz_pf_term:                      \
 	term                          \
 	JNZ crz_terms_pf              \
 	JMP crz_fin                   \
@@ -175,7 +183,7 @@ crz_terms:                        \
 	term                          \
 	JNZ crz_terms                 \
 crz_fin:                          \
-	CMPB         last+90(FP), $0  \
+	CMPB         last+106(FP), $0 \
 	JE           crz_store        \
 	MOVQ         m+8(FP), BX      \
 	ADDQ         AX, BX           \
@@ -187,7 +195,7 @@ crz_store:                        \
 	ADDQ AX, BX                   \
 	LEAQ (BX)(R8*2), SI           \
 	LEAQ (SI)(R8*2), DX           \
-	CMPB nt+88(FP), $0            \
+	CMPB nt+104(FP), $0            \
 	JE   crz_st                   \
 	ntRows                        \
 	JMP  crz_next                 \
@@ -198,37 +206,39 @@ crz_next:                         \
 	CMPQ AX, R9                   \
 	JLT  crz_loop                 \
 crz_done:                         \
-	CMPB nt+88(FP), $0            \
+	CMPB nt+104(FP), $0            \
 	JE   crz_ret                  \
 	SFENCE                        \
 crz_ret:                          \
 	VZEROUPPER                    \
 	RET
 
-// func combineRows6AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp, pf int, nt, first, last bool)
+// func combineRows6AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, pfp *float64, pfleft, pfw int, nt, first, last bool)
 // Requires: AVX512F
 //
 // combineRows6AVX2 (the same chain for each element) on 6 rows × 32
 // columns at a time, cols a multiple of 32: 24 zmm accumulators, a term's
 // 32 columns of p loaded once for the 6 rows, each row's coefficient
-// broadcast from c[t*6+r]. With pf ≠ 0 each term step also asks L2 for
-// the cache line pf bytes on from the term's columns of p (the next
-// block's, which would otherwise come from memory in the next block's
-// first tile), and each 32-column step asks L1 for the 6 rows of z 1 KiB
-// on (prefetches do not fault, so past the end is harmless). With nt set
-// (x and its row stride 64-byte aligned) the rows of x are written with
-// non-temporal stores, which do not read the lines first, and an SFENCE
-// ends the call.
-TEXT ·combineRows6AVX512(SB), NOSPLIT, $0-91
+// broadcast from c[t*6+r]. With pfp non-nil each term step also asks L2
+// for a cache line of a walk in row order (the next block's panel, which
+// would otherwise come from memory in the next block's first tile): the
+// line at pfp, then the next ones to the end of its row's segment (pfleft
+// bytes from pfp), then pfw bytes from the start of each next row's
+// segment (stride on from the one before); and each 32-column step asks
+// L1 for the 6 rows of z 1 KiB on (prefetches do not fault, so past the
+// end is harmless). With nt set (x and its row stride 64-byte aligned)
+// the rows of x are written with non-temporal stores, which do not read
+// the lines first, and an SFENCE ends the call.
+TEXT ·combineRows6AVX512(SB), NOSPLIT, $0-107
 	COMB_ROWS_BODY(TERM6, PF_ROWS6, LOAD_ROWS6, MUL_ROWS6, FIN_ROWS6, NT_ROWS6, ST_ROWS6)
 
-// func combineRows4AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp, pf int, nt, first, last bool)
+// func combineRows4AVX512(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, pfp *float64, pfleft, pfw int, nt, first, last bool)
 // Requires: AVX512F
 //
 // combineRows6AVX512 for 4 rows × 32 columns at a time (16 zmm
 // accumulators), cols a multiple of 32, the coefficients c[t*4+r]: the
-// same chain for each element, with the same pf and nt.
-TEXT ·combineRows4AVX512(SB), NOSPLIT, $0-91
+// same chain for each element, with the same walk and nt.
+TEXT ·combineRows4AVX512(SB), NOSPLIT, $0-107
 	COMB_ROWS_BODY(TERM4, PF_ROWS4, LOAD_ROWS4, MUL_ROWS4, FIN_ROWS4, NT_ROWS4, ST_ROWS4)
 
 // FOLD4 adds the high 256 bits of the zmm accumulators to their low

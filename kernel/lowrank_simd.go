@@ -28,11 +28,11 @@ import (
 //	lrComb4, lrComb1(x, m, s, z, p, c, σ, cols, stride, kp, first, last):
 //	    CombineRows' chain for 4 rows (coefficients transposed: c[t*4+r])
 //	    and for one, from s·z (first) or from x, to fma(σ, u, m) (last) or u
-//	lrCombTile(x, m, s, z, p, c, σ, cols, stride, kp, pf, nt, first, last):
+//	lrCombTile(x, m, s, z, p, c, σ, cols, stride, kp, f, nt, first, last):
 //	    lrComb4 for combTileRows rows; where the path prefetches, each term
-//	    step asks L2 for the cache line pf bytes past its columns of p (0:
-//	    none), and where it streams, nt (x and 8·stride 64-byte aligned)
-//	    writes x with non-temporal stores
+//	    step asks L2 for the next cache line of the walk f describes
+//	    (panelWalk; none where f.at is nil), and where it streams, nt (x
+//	    and 8·stride 64-byte aligned) writes x with non-temporal stores
 //
 // cols is a multiple of 4 for all but lrDot.
 
@@ -158,23 +158,23 @@ func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, st
 	if c4 > 0 {
 		l := 0
 		for ; l+combTileRows <= k; l += combTileRows {
-			combineTile(combTileRows, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l, prefetchAhead(ahead, l/combTileRows), nt, cc)
+			combineTile(combTileRows, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l, panelFetch{ahead, l / combTileRows}, nt, cc)
 		}
 		if combOverlapTiles() && k-l == 5 && k >= combTileRows {
 			// Five rows left: a main tile over the last rows, one of
 			// them done already (it gets the same bits again).
-			combineTile(combTileRows, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, k-combTileRows, 0, nt, cc)
+			combineTile(combTileRows, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, k-combTileRows, panelFetch{}, nt, cc)
 			l = k
 		}
 		for ; l+4 <= k; l += 4 {
-			combineTile(4, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l, 0, false, cc)
+			combineTile(4, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l, panelFetch{}, false, cc)
 		}
 		if (k-l == 3 || combOverlapTiles() && k-l == 2) && k >= 4 {
 			// Three rows left (two where combOverlapTiles holds): a
 			// tile of 4 over the last rows, the others of it done
 			// already. Otherwise one or two rows go alone: a tile that
 			// overlaps more rows computes more than it saves.
-			combineTile(4, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, k-4, 0, false, cc)
+			combineTile(4, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, k-4, panelFetch{}, false, cc)
 			l = k
 		}
 		for ; l < k; l++ {
@@ -205,7 +205,7 @@ func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, st
 // combTileRows or 4, combineTerms at a time, the partial sums going
 // through x: their coefficients transposed (ct[t*rows+r]) from cc where it
 // holds them, else into a frame of the stack (combineTileLocal).
-func combineTile(rows int, x []float64, mp *float64, last bool, sigma float64, s, z []float64, c4, stride int, p []float64, kp int, c []float64, l, pf int, nt bool, cc *coefCache) {
+func combineTile(rows int, x []float64, mp *float64, last bool, sigma float64, s, z []float64, c4, stride int, p []float64, kp int, c []float64, l int, pf panelFetch, nt bool, cc *coefCache) {
 	ct := cc.tile(c, l, rows, kp)
 	if ct == nil {
 		combineTileLocal(rows, x, mp, last, sigma, s, z, c4, stride, p, kp, c, l, pf, nt)
@@ -219,7 +219,7 @@ func combineTile(rows int, x []float64, mp *float64, last bool, sigma float64, s
 
 // combineTileLocal is combineTile with the coefficients transposed into a
 // frame of the stack, combineTerms at a time.
-func combineTileLocal(rows int, x []float64, mp *float64, last bool, sigma float64, s, z []float64, c4, stride int, p []float64, kp int, c []float64, l, pf int, nt bool) {
+func combineTileLocal(rows int, x []float64, mp *float64, last bool, sigma float64, s, z []float64, c4, stride int, p []float64, kp int, c []float64, l int, pf panelFetch, nt bool) {
 	var ct [max(combTileRows, 4) * combineTerms]float64
 	for t0 := 0; t0 == 0 || t0 < kp; t0 += combineTerms {
 		kc := min(combineTerms, kp-t0)
@@ -235,12 +235,12 @@ func combineTileLocal(rows int, x []float64, mp *float64, last bool, sigma float
 // combineChunk adds the terms t0 … t0+kc−1 (their coefficients transposed
 // at ct) to the tile's rows, from s·z for the first chunk and to
 // fma(σ, u, m) for the last.
-func combineChunk(rows int, x []float64, mp *float64, last bool, sigma float64, s, z []float64, c4, stride int, p []float64, kp int, ct *float64, l, pf int, nt bool, t0, kc int) {
+func combineChunk(rows int, x []float64, mp *float64, last bool, sigma float64, s, z []float64, c4, stride int, p []float64, kp int, ct *float64, l int, pf panelFetch, nt bool, t0, kc int) {
 	xl, zl, pt, fin := &x[l*stride], &z[l*stride], pAt(p, t0*stride), last && t0+kc >= kp
 	if rows == 4 {
 		lrComb4(xl, mp, &s[0], zl, pt, ct, sigma, c4, stride, kc, t0 == 0, fin)
 	} else {
-		lrCombTile(xl, mp, &s[0], zl, pt, ct, sigma, c4, stride, kc, pf, nt, t0 == 0, fin)
+		lrCombTile(xl, mp, &s[0], zl, pt, ct, sigma, c4, stride, kc, pf.walk(p, kp, stride, t0, c4), nt, t0 == 0, fin)
 	}
 }
 
@@ -260,16 +260,50 @@ func cAt(c []float64, i int) *float64 {
 	return &c[i]
 }
 
-// prefetchAhead is the byte offset from a term's row of p at which the
-// q-th tile of a block asks L2 for the next block's panel, one cache line
-// of each 4 a term step: the first 4 tiles fetch the 4 lines of each of
-// the next block's 32-column steps between them, so that its panel is in
-// L2 when its first tile starts. 0 (no prefetch) without a next block
-// (ahead = 0: the last block, or stored vectors small enough to stay in the
-// caches, where the prefetches only take load slots).
-func prefetchAhead(ahead, q int) int {
-	if ahead == 0 || q >= 4 {
-		return 0
+// panelFetch names the next block's panel of p (ahead columns on, 0: no
+// next block, or stored vectors small enough to stay in the caches, where
+// prefetches only take load slots) and the tile of the block (q) that
+// asks L2 for part of it.
+type panelFetch struct{ ahead, q int }
+
+// panelFetchTiles is the number of a block's first tiles that fetch the
+// next block's panel between them.
+const panelFetchTiles = 4
+
+// panelWalk is a walk over the lines of the next block's panel of p in
+// row order, one cache line a term step: the line at, then the next ones
+// to the end of the row's segment (left bytes from at), then rowBytes
+// from each next row's start (its segment), stride bytes apart.
+type panelWalk struct {
+	at             *float64 // nil: no walk
+	left, rowBytes int
+}
+
+// walk returns the walk of the chunk of terms from t0 of the tile: the
+// first panelFetchTiles tiles take the next panel's kp rows (of ahead
+// columns, or what is left of n) as one sequence of lines in row order, each its quarter (kp ·
+// cols/32 lines, a line for each of its term steps), so that L2 is asked
+// for a few rows at a time, long runs that the hardware's stream
+// prefetchers follow, instead of a line of every row at once (on the
+// Intel Xeon measured, 77 rows read a line each in turn stream at half
+// the rate of 8 to 32: docs/large-scale.md, Speed). Past the panel's
+// last row it asks for none.
+func (f panelFetch) walk(p []float64, kp, stride, t0, cols int) panelWalk {
+	if f.ahead == 0 || f.q >= panelFetchTiles {
+		return panelWalk{}
 	}
-	return 8*ahead + 64*q
+	// The next block's columns: ahead, or fewer in the last block (the
+	// last row of p, from this block's first column, ends with them).
+	next := min(f.ahead, len(p)-(kp-1)*stride-f.ahead)
+	if next <= 0 {
+		return panelWalk{}
+	}
+	lines := (next + 7) / 8 // of a row's segment
+	steps := cols / 32      // the tile's column steps
+	g := (f.q*kp + t0) * steps
+	row, line := g/lines, g%lines
+	if row >= kp {
+		return panelWalk{}
+	}
+	return panelWalk{&p[row*stride+f.ahead+8*line], 64 * (lines - line), 64 * lines}
 }
