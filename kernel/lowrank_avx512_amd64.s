@@ -195,7 +195,7 @@ crz_store:                        \
 	ADDQ AX, BX                   \
 	LEAQ (BX)(R8*2), SI           \
 	LEAQ (SI)(R8*2), DX           \
-	CMPB nt+104(FP), $0            \
+	CMPB nt+104(FP), $0           \
 	JE   crz_st                   \
 	ntRows                        \
 	JMP  crz_next                 \
@@ -206,7 +206,7 @@ crz_next:                         \
 	CMPQ AX, R9                   \
 	JLT  crz_loop                 \
 crz_done:                         \
-	CMPB nt+104(FP), $0            \
+	CMPB nt+104(FP), $0           \
 	JE   crz_ret                  \
 	SFENCE                        \
 crz_ret:                          \

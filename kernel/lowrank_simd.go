@@ -280,14 +280,13 @@ type panelWalk struct {
 }
 
 // walk returns the walk of the chunk of terms from t0 of the tile: the
-// first panelFetchTiles tiles take the next panel's kp rows (of ahead
-// columns, or what is left of n) as one sequence of lines in row order, each its quarter (kp ·
-// cols/32 lines, a line for each of its term steps), so that L2 is asked
-// for a few rows at a time, long runs that the hardware's stream
-// prefetchers follow, instead of a line of every row at once (on the
-// Intel Xeon measured, 77 rows read a line each in turn stream at half
-// the rate of 8 to 32: docs/large-scale.md, Speed). Past the panel's
-// last row it asks for none.
+// first panelFetchTiles tiles take the lines of the next panel's kp rows
+// (ahead columns, or what is left of n) as one sequence in row order,
+// each its quarter (kp·cols/32 lines, one for each of its term steps), so
+// that L2 is asked for a few rows at a time, long runs that the hardware's
+// stream prefetchers follow, instead of a line of every row in turn,
+// which they do not follow past a few dozen rows (docs/large-scale.md,
+// Speed). Past the panel's last row it asks for none.
 func (f panelFetch) walk(p []float64, kp, stride, t0, cols int) panelWalk {
 	if f.ahead == 0 || f.q >= panelFetchTiles {
 		return panelWalk{}
