@@ -58,3 +58,30 @@ func TestL2Bytes(t *testing.T) {
 	}
 	t.Skip("Linux names no unified L2 cache of cpu0")
 }
+
+// TestL3Bytes checks the L3 size CPUID reports against the size Linux
+// gives for cpu0's unified level-3 cache.
+func TestL3Bytes(t *testing.T) {
+	dirs, _ := filepath.Glob("/sys/devices/system/cpu/cpu0/cache/index*")
+	for _, d := range dirs {
+		read := func(name string) string {
+			b, _ := os.ReadFile(filepath.Join(d, name))
+			return strings.TrimSpace(string(b))
+		}
+		if read("level") != "3" || read("type") != "Unified" {
+			continue
+		}
+		kib, err := strconv.Atoi(strings.TrimSuffix(read("size"), "K"))
+		if err != nil {
+			t.Skipf("%s/size: %q", d, read("size"))
+		}
+		if got := cpuidL3Bytes(); got != kib<<10 {
+			t.Errorf("CPUID: L3 of %d bytes; Linux: %d KiB", got, kib)
+		}
+		if L3Bytes() != kib<<10 {
+			t.Errorf("L3Bytes() = %d, want %d", L3Bytes(), kib<<10)
+		}
+		return
+	}
+	t.Skip("Linux names no unified L3 cache of cpu0")
+}

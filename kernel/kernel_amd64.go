@@ -18,6 +18,8 @@ func init() {
 	if kib := cpuidL2KiB(); kib > 0 {
 		l2Bytes = int(kib) << 10
 	}
+	l3Bytes = cpuidL3Bytes()
+	streamMin = streamMinFor(l2Bytes, l3Bytes)
 }
 
 // cpuVendorIntel reports whether CPUID names the vendor GenuineIntel.
@@ -30,6 +32,41 @@ func cpuVendorIntel() bool
 //
 //go:noescape
 func cpuidL2KiB() uint32
+
+// cpuid returns the registers CPUID leaves for leaf and subleaf sub.
+//
+//go:noescape
+func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
+
+// cpuidL3Bytes returns the size of the L3 cache as CPUID's deterministic
+// cache parameters give it (leaf 4 on Intel, 0x8000001D on AMD: the
+// cache a core shares with the others of its complex), 0 where the CPU
+// reports none.
+func cpuidL3Bytes() int {
+	leaf := uint32(4)
+	if cpuVendorIntel() {
+		if top, _, _, _ := cpuid(0, 0); top < 4 {
+			return 0
+		}
+	} else {
+		leaf = 0x8000001d
+		top, _, _, _ := cpuid(0x80000000, 0)
+		_, _, ext, _ := cpuid(0x80000001, 0)
+		if top < leaf || ext&(1<<22) == 0 { // no topology extensions
+			return 0
+		}
+	}
+	for sub := uint32(0); sub < 16; sub++ {
+		eax, ebx, ecx, _ := cpuid(leaf, sub)
+		if eax&31 == 0 { // no more caches
+			break
+		}
+		if eax&31 == 3 && eax>>5&7 == 3 { // unified, level 3
+			return cacheBytes(ebx, ecx)
+		}
+	}
+	return 0
+}
 
 // Dispatch: each function picks the widest path the flags allow.
 

@@ -23,8 +23,8 @@ const dotRowsBlock = 256
 // meets it, and each row of the population is a long sequential stream.
 // It is the widest multiple of 128 columns, at most 1024, whose panel fits
 // in three quarters of L2Bytes, two panels where the call streams (the
-// stored vectors and the population, (kp+k)·n, at least 2^21 elements: it
-// asks for the next block's panel ahead); at least 256 (narrower panels
+// stored vectors and the population, (kp+k)·n elements, at least
+// StreamBytes: it asks for the next block's panel ahead); at least 256 (narrower panels
 // measured slower: the population's streams then break every few hundred
 // bytes). The result of CombineRows does not depend on it (each element
 // is one chain).
@@ -49,12 +49,12 @@ func combineRowsBlockFor(kp, k, n, l2 int) int {
 }
 
 // combineStreams reports whether CombineRows over kp stored vectors and k
-// rows of n streams them from memory: together at least prefetchMin
+// rows of n streams them from memory: together at least streamMin
 // elements (or more than an int counts). It then asks for the next
 // block's panel of p and the population's rows ahead, and writes x with
 // non-temporal stores where x is aligned for them.
 func combineStreams(kp, k, n int) bool {
-	return mulOverflows(max(kp, 0)+max(k, 0), n) || (kp+k)*n >= prefetchMin
+	return mulOverflows(max(kp, 0)+max(k, 0), n) || (kp+k)*n >= streamMin
 }
 
 // combineBlockMin and combineBlockMax bound CombineRowsBlock.
@@ -63,12 +63,12 @@ const (
 	combineBlockMax = 1024
 )
 
-// prefetchMin is the fewest elements (16 MiB) of the stored vectors and
-// the population together for which DotRows and CombineRows ask for the
-// next block's rows ahead of time, on the paths that prefetch (and
-// CombineRows writes x with non-temporal stores): below it they stay in
-// the last-level cache of the CPUs measured (docs/large-scale.md, Speed),
-// and the prefetches only take load slots.
+// prefetchMin is the most elements (16 MiB) of the stored vectors and
+// the population together below which DotRows and CombineRows may treat
+// them as staying in cache (streamMin): where the CPU reports no L3, and
+// on an L3 of 128 MiB or more, they then stay in the last-level cache of
+// the CPUs measured (docs/large-scale.md, Speed), and the prefetches only
+// take load slots.
 const prefetchMin = 1 << 21
 
 // combineRowBlock is the number of columns CombineRows handles per step
@@ -142,7 +142,7 @@ func DotRowsRange(dst, a []float64, ka int, b []float64, kb, n, i0, i1 int) {
 	for c0 := 0; c0 < n; c0 += dotRowsBlock {
 		w := min(dotRowsBlock, n-c0)
 		ahead := 0
-		if c0+w < n && (ka+kb)*n >= prefetchMin {
+		if c0+w < n && (ka+kb)*n >= streamMin {
 			ahead = w
 		}
 		dotRows(dst, a[c0:], ka, b[c0:], kb, w, n, ahead, i0, i1)

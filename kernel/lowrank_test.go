@@ -378,6 +378,9 @@ func TestCombineRowsStreaming(t *testing.T) {
 // hand: 3/4 of L2 over one panel of kp rows (two where the call streams,
 // (kp+k)·n ≥ 2^21), in multiples of 128 columns within [256, 1024].
 func TestCombineRowsBlock(t *testing.T) {
+	sm := streamMin
+	t.Cleanup(func() { streamMin = sm })
+	streamMin = prefetchMin
 	for _, tc := range []struct{ kp, k, n, l2, want int }{
 		{77, 38, 100000, 1 << 20, 512},        // 786 432 / (2·77·8) = 638
 		{91, 45, 1000000, 1 << 20, 512},       // 786 432 / 1456 = 540
@@ -395,6 +398,18 @@ func TestCombineRowsBlock(t *testing.T) {
 	} {
 		if got := combineRowsBlockFor(tc.kp, tc.k, tc.n, tc.l2); got != tc.want {
 			t.Errorf("kp=%d k=%d n=%d L2=%d: %d columns, want %d", tc.kp, tc.k, tc.n, tc.l2, got, tc.want)
+		}
+	}
+	// Streaming from 4 MiB (an eighth of a 32 MiB L3): n = 10⁴ takes two
+	// panels, n = 10³ still one.
+	streamMin = 1 << 19
+	for _, tc := range []struct{ kp, k, n, l2, want int }{
+		{63, 31, 10000, 1 << 20, 768}, // (63+31)·10⁴ ≥ 2^19: 786 432 / (2·63·8) = 780
+		{49, 24, 1000, 1 << 20, 1024}, // (49+24)·10³ < 2^19: one panel, 2006
+		{63, 31, 10000, 2 << 20, 1024},
+	} {
+		if got := combineRowsBlockFor(tc.kp, tc.k, tc.n, tc.l2); got != tc.want {
+			t.Errorf("streaming from 2^19: kp=%d k=%d n=%d L2=%d: %d columns, want %d", tc.kp, tc.k, tc.n, tc.l2, got, tc.want)
 		}
 	}
 }

@@ -69,6 +69,18 @@ func benchLMMA(w io.Writer, dims []int, reps int, peak float64) {
 	fmt.Fprintln(w, "heap: the bytes the optimizer holds after the warm-up generations (runtime.MemStats.HeapAlloc after a GC), against (2m + 2λ + 16)·n·8 bytes with m = k − 1 (at small n the TolFun history of 10 + 30·n/λ values and the status board's two vectors exceed the 16 vectors: a few MB at most).")
 	fmt.Fprintln(w, "normal deviates: the λ·n deviates of a generation by the ziggurat's fast path alone (kernel.Ziggurat; the rare slow-path draws not included).")
 	fmt.Fprintf(w, "CombineRows' blocks of columns (kernel.CombineRowsBlock, from the L2 of %d KiB the CPU reports): %s.\n", kernel.L2Bytes()>>10, strings.Join(blocks, ", "))
+	fmt.Fprintf(w, "%s.\n", streamNote())
+}
+
+// streamNote says from which size the low-rank kernels stream their
+// operands and why.
+func streamNote() string {
+	from := fmt.Sprintf("an eighth of the %d MiB L3 the CPU reports, at most 16 MiB, at least the L2", kernel.L3Bytes()>>20)
+	if kernel.L3Bytes() == 0 {
+		from = "the CPU reports no L3"
+	}
+	return fmt.Sprintf("DotRows and CombineRows stream (the next block asked for ahead, non-temporal stores) where the stored pairs and the population exceed %.1f MiB (kernel.StreamBytes: %s)",
+		float64(kernel.StreamBytes())/(1<<20), from)
 }
 
 // newLMMABench makes the optimizer benchLMMA times at n, with

@@ -242,6 +242,9 @@ func TestBenchRuns(t *testing.T) {
 	if want := fmt.Sprintf("(kernel.CombineRowsBlock, from the L2 of %d KiB the CPU reports): n = 3000: ", kernel.L2Bytes()>>10); !strings.Contains(lm, want) {
 		t.Errorf("no line of CombineRows' blocks %q:\n%s", want, lm)
 	}
+	if want := fmt.Sprintf("population exceed %.1f MiB (kernel.StreamBytes: ", float64(kernel.StreamBytes())/(1<<20)); !strings.Contains(lm, want) {
+		t.Errorf("no line of the streaming size %q:\n%s", want, lm)
+	}
 	checkPNG(t, plotPath)
 }
 
