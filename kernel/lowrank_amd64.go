@@ -37,7 +37,7 @@ func dotRows4x1AVX2(dst, a, b *float64, cols, stride int)
 func combineRows4AVX2(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool)
 
 //go:noescape
-func combineRows6AVX2(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool)
+func combineRows6AVX2(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, pfp *float64, pfleft, pfw int, nt, first, last bool)
 
 //go:noescape
 func combineRows1AVX2(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool)
@@ -137,8 +137,9 @@ func lrCombTile(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, 
 		}
 		x, m, s, z, p = combColsFrom(c32, x, m, s, z, p)
 		cols -= c32
+		f = panelWalk{} // the walk was the 32-column steps'
 	}
-	combineRows6AVX2(x, m, s, z, p, c, sigma, cols, stride, kp, first, last)
+	combineRows6AVX2(x, m, s, z, p, c, sigma, cols, stride, kp, f.at, f.left, f.rowBytes, nt, first, last)
 }
 
 //go:noescape

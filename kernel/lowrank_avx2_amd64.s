@@ -434,19 +434,74 @@ cr1_done:
 	VZEROUPPER
 	RET
 
-// func combineRows6AVX2(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool)
+// TERM6_8 is one term step of combineRows6AVX2's 8 columns: the term's
+// p in Y12 and Y13, each row's coefficient broadcast, 12 FMAs; it leaves
+// the flags of the count of terms left.
+#define TERM6_8 \
+	VMOVUPD      (CX), Y12      \
+	VMOVUPD      32(CX), Y13    \
+	VBROADCASTSD 0(DI), Y14     \
+	VFMADD231PD  Y12, Y14, Y0   \
+	VFMADD231PD  Y13, Y14, Y1   \
+	VBROADCASTSD 8(DI), Y15     \
+	VFMADD231PD  Y12, Y15, Y2   \
+	VFMADD231PD  Y13, Y15, Y3   \
+	VBROADCASTSD 16(DI), Y14    \
+	VFMADD231PD  Y12, Y14, Y4   \
+	VFMADD231PD  Y13, Y14, Y5   \
+	VBROADCASTSD 24(DI), Y15    \
+	VFMADD231PD  Y12, Y15, Y6   \
+	VFMADD231PD  Y13, Y15, Y7   \
+	VBROADCASTSD 32(DI), Y14    \
+	VFMADD231PD  Y12, Y14, Y8   \
+	VFMADD231PD  Y13, Y14, Y9   \
+	VBROADCASTSD 40(DI), Y15    \
+	VFMADD231PD  Y12, Y15, Y10  \
+	VFMADD231PD  Y13, Y15, Y11  \
+	ADDQ         R8, CX         \
+	ADDQ         $48, DI        \
+	DECQ         R10
+
+// STORE6_8 writes combineRows6AVX2's 6 rows × 8 columns at BX, BX +
+// stride, SI, SI + stride, DX, DX + stride with the store mov.
+#define STORE6_8(mov) \
+	mov Y0, (BX)              \
+	mov Y1, 32(BX)            \
+	mov Y2, (BX)(R8*1)        \
+	mov Y3, 32(BX)(R8*1)      \
+	mov Y4, (SI)              \
+	mov Y5, 32(SI)            \
+	mov Y6, (SI)(R8*1)        \
+	mov Y7, 32(SI)(R8*1)      \
+	mov Y8, (DX)              \
+	mov Y9, 32(DX)            \
+	mov Y10, (DX)(R8*1)       \
+	mov Y11, 32(DX)(R8*1)
+
+// PF4_ROW asks L1 for the 4 cache lines from addr.
+#define PF4_ROW(addr) PREFETCHT0 addr; PREFETCHT0 64+addr; PREFETCHT0 128+addr; PREFETCHT0 192+addr
+
+// func combineRows6AVX2(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, pfp *float64, pfleft, pfw int, nt, first, last bool)
 // Requires: AVX, FMA
 //
 // combineRows4AVX2 for 6 rows (coefficients c[t*6+r]): 12 accumulators of
 // 6 rows × 8 columns, so that two fused multiply-adds of each row's chain
 // are in flight at once while a term's 8 columns of p are loaded once for
-// 6 rows; then 6 rows × 4 columns.
-TEXT ·combineRows6AVX2(SB), NOSPLIT, $0-82
+// 6 rows; then 6 rows × 4 columns. The 8-column steps that start a group
+// of 32 columns (the steps of combineRows6AVX512) take its walk and its
+// requests for z: with pfp non-nil each of their term steps asks L2 for
+// the next cache line of the walk (pfp, pfleft and pfw as there), and
+// each asks L1 for the 6 rows of z 1 KiB on. With nt set (x and its row
+// stride 64-byte aligned) the 8-column steps write x with non-temporal
+// stores, and an SFENCE ends the call.
+TEXT ·combineRows6AVX2(SB), NOSPLIT, $0-107
 	MOVQ cols+56(FP), R9
 	MOVQ stride+64(FP), R8
 	MOVQ kp+72(FP), R11
 	SHLQ $3, R8
 	SHLQ $3, R9
+	MOVQ pfp+80(FP), R12
+	MOVQ pfleft+88(FP), R13
 	XORQ AX, AX
 
 cr6_loop8:
@@ -455,14 +510,26 @@ cr6_loop8:
 	CMPQ BX, $64
 	JLT  cr6_four
 	MOVQ z+24(FP), BX
-	CMPB first+80(FP), $0
+	CMPB first+105(FP), $0
 	JNE  cr6_init8
 	MOVQ x+0(FP), BX
 
 cr6_init8:
-	ADDQ AX, BX
-	LEAQ (BX)(R8*2), SI
-	LEAQ (SI)(R8*2), DX
+	ADDQ  AX, BX
+	LEAQ  (BX)(R8*2), SI
+	LEAQ  (SI)(R8*2), DX
+	TESTQ R12, R12
+	JZ    cr6_load8
+	TESTQ $255, AX
+	JNZ   cr6_load8
+	PF4_ROW(1024(BX))
+	PF4_ROW(1024(BX)(R8*1))
+	PF4_ROW(1024(SI))
+	PF4_ROW(1024(SI)(R8*1))
+	PF4_ROW(1024(DX))
+	PF4_ROW(1024(DX)(R8*1))
+
+cr6_load8:
 	VMOVUPD (BX), Y0
 	VMOVUPD 32(BX), Y1
 	VMOVUPD (BX)(R8*1), Y2
@@ -475,7 +542,7 @@ cr6_init8:
 	VMOVUPD 32(DX), Y9
 	VMOVUPD (DX)(R8*1), Y10
 	VMOVUPD 32(DX)(R8*1), Y11
-	CMPB    first+80(FP), $0
+	CMPB    first+105(FP), $0
 	JE      cr6_terms8_start
 	MOVQ    s+16(FP), BX
 	VMOVUPD (BX)(AX*1), Y12
@@ -500,35 +567,31 @@ cr6_terms8_start:
 	MOVQ  R11, R10
 	TESTQ R10, R10
 	JZ    cr6_fin8
+	TESTQ R12, R12
+	JZ    cr6_terms8
+	TESTQ $255, AX
+	JNZ   cr6_terms8
+
+cr6_terms8_pf:
+	PREFETCHT1 (R12)
+	ADDQ       $64, R12
+	SUBQ       $64, R13
+	JNZ        cr6_pf_term
+	ADDQ       R8, R12
+	MOVQ       pfw+96(FP), R13
+	SUBQ       R13, R12
+
+cr6_pf_term:
+	TERM6_8
+	JNZ cr6_terms8_pf
+	JMP cr6_fin8
 
 cr6_terms8:
-	VMOVUPD (CX), Y12
-	VMOVUPD 32(CX), Y13
-	VBROADCASTSD 0(DI), Y14
-	VFMADD231PD Y12, Y14, Y0
-	VFMADD231PD Y13, Y14, Y1
-	VBROADCASTSD 8(DI), Y15
-	VFMADD231PD Y12, Y15, Y2
-	VFMADD231PD Y13, Y15, Y3
-	VBROADCASTSD 16(DI), Y14
-	VFMADD231PD Y12, Y14, Y4
-	VFMADD231PD Y13, Y14, Y5
-	VBROADCASTSD 24(DI), Y15
-	VFMADD231PD Y12, Y15, Y6
-	VFMADD231PD Y13, Y15, Y7
-	VBROADCASTSD 32(DI), Y14
-	VFMADD231PD Y12, Y14, Y8
-	VFMADD231PD Y13, Y14, Y9
-	VBROADCASTSD 40(DI), Y15
-	VFMADD231PD Y12, Y15, Y10
-	VFMADD231PD Y13, Y15, Y11
-	ADDQ R8, CX
-	ADDQ $48, DI
-	DECQ R10
-	JNZ  cr6_terms8
+	TERM6_8
+	JNZ cr6_terms8
 
 cr6_fin8:
-	CMPB         last+81(FP), $0
+	CMPB         last+106(FP), $0
 	JE           cr6_store8
 	MOVQ         m+8(FP), BX
 	VMOVUPD      (BX)(AX*1), Y12
@@ -552,18 +615,15 @@ cr6_store8:
 	ADDQ AX, BX
 	LEAQ (BX)(R8*2), SI
 	LEAQ (SI)(R8*2), DX
-	VMOVUPD Y0, (BX)
-	VMOVUPD Y1, 32(BX)
-	VMOVUPD Y2, (BX)(R8*1)
-	VMOVUPD Y3, 32(BX)(R8*1)
-	VMOVUPD Y4, (SI)
-	VMOVUPD Y5, 32(SI)
-	VMOVUPD Y6, (SI)(R8*1)
-	VMOVUPD Y7, 32(SI)(R8*1)
-	VMOVUPD Y8, (DX)
-	VMOVUPD Y9, 32(DX)
-	VMOVUPD Y10, (DX)(R8*1)
-	VMOVUPD Y11, 32(DX)(R8*1)
+	CMPB nt+104(FP), $0
+	JE   cr6_st8
+	STORE6_8(VMOVNTPD)
+	JMP  cr6_next8
+
+cr6_st8:
+	STORE6_8(VMOVUPD)
+
+cr6_next8:
 	ADDQ $64, AX
 	JMP  cr6_loop8
 
@@ -571,7 +631,7 @@ cr6_four:
 	CMPQ BX, $32
 	JLT  cr6_done
 	MOVQ z+24(FP), BX
-	CMPB first+80(FP), $0
+	CMPB first+105(FP), $0
 	JNE  cr6_init4
 	MOVQ x+0(FP), BX
 
@@ -585,7 +645,7 @@ cr6_init4:
 	VMOVUPD (SI)(R8*1), Y6
 	VMOVUPD (DX), Y8
 	VMOVUPD (DX)(R8*1), Y10
-	CMPB    first+80(FP), $0
+	CMPB    first+105(FP), $0
 	JE      cr6_terms4_start
 	MOVQ    s+16(FP), BX
 	VMOVUPD (BX)(AX*1), Y12
@@ -624,7 +684,7 @@ cr6_terms4:
 	JNZ  cr6_terms4
 
 cr6_fin4:
-	CMPB         last+81(FP), $0
+	CMPB         last+106(FP), $0
 	JE           cr6_store4
 	MOVQ         m+8(FP), BX
 	VMOVUPD      (BX)(AX*1), Y12
@@ -649,5 +709,10 @@ cr6_store4:
 	VMOVUPD Y10, (DX)(R8*1)
 
 cr6_done:
+	CMPB nt+104(FP), $0
+	JE   cr6_ret
+	SFENCE
+
+cr6_ret:
 	VZEROUPPER
 	RET

@@ -30,7 +30,8 @@ import (
 //	    and for one, from s·z (first) or from x, to fma(σ, u, m) (last) or u
 //	lrCombTile(x, m, s, z, p, c, σ, cols, stride, kp, f, nt, first, last):
 //	    lrComb4 for combTileRows rows; where the path prefetches, each term
-//	    step asks L2 for the next cache line of the walk f describes
+//	    step of a 32-column step (on AVX2, of the 8-column steps that start
+//	    one) asks L2 for the next cache line of the walk f describes
 //	    (panelWalk; none where f.at is nil), and where it streams, nt (x
 //	    and 8·stride 64-byte aligned) writes x with non-temporal stores
 //
