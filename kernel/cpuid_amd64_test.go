@@ -32,56 +32,49 @@ func TestCPUVendorIntel(t *testing.T) {
 	}
 }
 
-// TestL2Bytes checks the L2 size CPUID reports against the size Linux
-// gives for cpu0's unified level-2 cache.
-func TestL2Bytes(t *testing.T) {
+// linuxCacheKiB returns the size in KiB Linux gives for cpu0's unified
+// cache of the given level, skipping the test where it names none.
+func linuxCacheKiB(t *testing.T, level string) int {
+	t.Helper()
 	dirs, _ := filepath.Glob("/sys/devices/system/cpu/cpu0/cache/index*")
 	for _, d := range dirs {
 		read := func(name string) string {
 			b, _ := os.ReadFile(filepath.Join(d, name))
 			return strings.TrimSpace(string(b))
 		}
-		if read("level") != "2" || read("type") != "Unified" {
+		if read("level") != level || read("type") != "Unified" {
 			continue
 		}
 		kib, err := strconv.Atoi(strings.TrimSuffix(read("size"), "K"))
 		if err != nil {
 			t.Skipf("%s/size: %q", d, read("size"))
 		}
-		if got := int(cpuidL2KiB()); got != kib {
-			t.Errorf("CPUID: L2 of %d KiB; Linux: %d KiB", got, kib)
-		}
-		if L2Bytes() != kib<<10 {
-			t.Errorf("L2Bytes() = %d, want %d", L2Bytes(), kib<<10)
-		}
-		return
+		return kib
 	}
-	t.Skip("Linux names no unified L2 cache of cpu0")
+	t.Skipf("Linux names no unified level-%s cache of cpu0", level)
+	return 0
+}
+
+// TestL2Bytes checks the L2 size CPUID reports against the size Linux
+// gives for cpu0's unified level-2 cache.
+func TestL2Bytes(t *testing.T) {
+	kib := linuxCacheKiB(t, "2")
+	if got := int(cpuidL2KiB()); got != kib {
+		t.Errorf("CPUID: L2 of %d KiB; Linux: %d KiB", got, kib)
+	}
+	if L2Bytes() != kib<<10 {
+		t.Errorf("L2Bytes() = %d, want %d", L2Bytes(), kib<<10)
+	}
 }
 
 // TestL3Bytes checks the L3 size CPUID reports against the size Linux
 // gives for cpu0's unified level-3 cache.
 func TestL3Bytes(t *testing.T) {
-	dirs, _ := filepath.Glob("/sys/devices/system/cpu/cpu0/cache/index*")
-	for _, d := range dirs {
-		read := func(name string) string {
-			b, _ := os.ReadFile(filepath.Join(d, name))
-			return strings.TrimSpace(string(b))
-		}
-		if read("level") != "3" || read("type") != "Unified" {
-			continue
-		}
-		kib, err := strconv.Atoi(strings.TrimSuffix(read("size"), "K"))
-		if err != nil {
-			t.Skipf("%s/size: %q", d, read("size"))
-		}
-		if got := cpuidL3Bytes(); got != kib<<10 {
-			t.Errorf("CPUID: L3 of %d bytes; Linux: %d KiB", got, kib)
-		}
-		if L3Bytes() != kib<<10 {
-			t.Errorf("L3Bytes() = %d, want %d", L3Bytes(), kib<<10)
-		}
-		return
+	kib := linuxCacheKiB(t, "3")
+	if got := cpuidL3Bytes(); got != kib<<10 {
+		t.Errorf("CPUID: L3 of %d bytes; Linux: %d KiB", got, kib)
 	}
-	t.Skip("Linux names no unified L3 cache of cpu0")
+	if L3Bytes() != kib<<10 {
+		t.Errorf("L3Bytes() = %d, want %d", L3Bytes(), kib<<10)
+	}
 }

@@ -434,33 +434,29 @@ cr1_done:
 	VZEROUPPER
 	RET
 
+// ROW_8 adds a row's term to its 8 columns in a0 and a1: the row's
+// coefficient at off(DI) broadcast into b, times the term's p in Y12 and
+// Y13.
+#define ROW_8(off, b, a0, a1) \
+	VBROADCASTSD off(DI), b \
+	VFMADD231PD  Y12, b, a0 \
+	VFMADD231PD  Y13, b, a1
+
 // TERM6_8 is one term step of combineRows6AVX2's 8 columns: the term's
 // p in Y12 and Y13, each row's coefficient broadcast, 12 FMAs; it leaves
 // the flags of the count of terms left.
 #define TERM6_8 \
-	VMOVUPD      (CX), Y12      \
-	VMOVUPD      32(CX), Y13    \
-	VBROADCASTSD 0(DI), Y14     \
-	VFMADD231PD  Y12, Y14, Y0   \
-	VFMADD231PD  Y13, Y14, Y1   \
-	VBROADCASTSD 8(DI), Y15     \
-	VFMADD231PD  Y12, Y15, Y2   \
-	VFMADD231PD  Y13, Y15, Y3   \
-	VBROADCASTSD 16(DI), Y14    \
-	VFMADD231PD  Y12, Y14, Y4   \
-	VFMADD231PD  Y13, Y14, Y5   \
-	VBROADCASTSD 24(DI), Y15    \
-	VFMADD231PD  Y12, Y15, Y6   \
-	VFMADD231PD  Y13, Y15, Y7   \
-	VBROADCASTSD 32(DI), Y14    \
-	VFMADD231PD  Y12, Y14, Y8   \
-	VFMADD231PD  Y13, Y14, Y9   \
-	VBROADCASTSD 40(DI), Y15    \
-	VFMADD231PD  Y12, Y15, Y10  \
-	VFMADD231PD  Y13, Y15, Y11  \
-	ADDQ         R8, CX         \
-	ADDQ         $48, DI        \
-	DECQ         R10
+	VMOVUPD (CX), Y12            \
+	VMOVUPD 32(CX), Y13          \
+	ROW_8(0, Y14, Y0, Y1)        \
+	ROW_8(8, Y15, Y2, Y3)        \
+	ROW_8(16, Y14, Y4, Y5)       \
+	ROW_8(24, Y15, Y6, Y7)       \
+	ROW_8(32, Y14, Y8, Y9)       \
+	ROW_8(40, Y15, Y10, Y11)     \
+	ADDQ    R8, CX               \
+	ADDQ    $48, DI              \
+	DECQ    R10
 
 // STORE6_8 writes combineRows6AVX2's 6 rows × 8 columns at BX, BX +
 // stride, SI, SI + stride, DX, DX + stride with the store mov.
