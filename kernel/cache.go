@@ -9,8 +9,8 @@ var l2Bytes = l2Default
 // measured has 2 MiB).
 const l2Default = 1 << 20
 
-// l3Bytes is the size of the L3 cache where CPUID reports it the way
-// AMD's CPUs do (set by init on amd64), else 0: unknown.
+// l3Bytes is the size of the L3 cache CPUID reports on amd64 (set by
+// init), else 0: unknown.
 var l3Bytes int
 
 // L2Bytes returns the size of one core's L2 cache in bytes, as CPUID
@@ -18,9 +18,10 @@ var l3Bytes int
 // sizes its blocks by it (CombineRowsBlock).
 func L2Bytes() int { return l2Bytes }
 
-// L3Bytes returns the size of the L3 cache in bytes where CPUID reports
-// it in leaf 0x80000006 (AMD's CPUs, on amd64 with assembly), else 0.
-// StreamBytes follows it.
+// L3Bytes returns the size in bytes of the L3 cache a core shares, as
+// CPUID's deterministic cache parameters report it on amd64 (with
+// assembly; leaf 4 on Intel, 0x8000001D on AMD), else 0. StreamBytes
+// follows it.
 func L3Bytes() int { return l3Bytes }
 
 // StreamBytes returns the size from which DotRows and CombineRows treat
@@ -28,9 +29,10 @@ func L3Bytes() int { return l3Bytes }
 // streaming from memory: they then ask for the next block's rows ahead of
 // time and CombineRows writes x with non-temporal stores, on the paths
 // that do, and CombineRows sizes its blocks for two panels
-// (CombineRowsBlock). It is 16 MiB, or an eighth of the L3 where the CPU
-// reports one (the share of one of the eight cores that share an L3 on
-// the AMD CPUs measured: 4 MiB on a 32 MiB L3), but never less than L2.
+// (CombineRowsBlock). It is an eighth of the L3 where the CPU reports one
+// (the share of one of the eight cores that share an L3 on the AMD CPUs
+// measured: 4 MiB of 32 MiB), at most 16 MiB (what an L3 of 128 MiB or
+// more gives, and the size where the CPU reports none) and at least L2.
 // None of it changes a bit of the results.
 func StreamBytes() int { return 8 * streamMin }
 

@@ -24,9 +24,9 @@ const dotRowsBlock = 256
 // It is the widest multiple of 128 columns, at most 1024, whose panel fits
 // in three quarters of L2Bytes, two panels where the call streams (the
 // stored vectors and the population, (kp+k)·n elements, at least
-// StreamBytes: it asks for the next block's panel ahead); at least 256 (narrower panels
-// measured slower: the population's streams then break every few hundred
-// bytes). The result of CombineRows does not depend on it (each element
+// StreamBytes: it asks for the next block's panel ahead); at least 256
+// (narrower panels measured slower: the population's streams then break
+// every few hundred bytes). The result of CombineRows does not depend on it (each element
 // is one chain).
 func CombineRowsBlock(kp, k, n int) int {
 	return combineRowsBlockFor(kp, k, n, l2Bytes)

@@ -376,7 +376,8 @@ func TestCombineRowsStreaming(t *testing.T) {
 
 // TestCombineRowsBlock checks the blocks' widths against the L2 sizes by
 // hand: 3/4 of L2 over one panel of kp rows (two where the call streams,
-// (kp+k)·n ≥ 2^21), in multiples of 128 columns within [256, 1024].
+// (kp+k)·n ≥ streamMin: 2^21, then 2^19), in multiples of 128 columns
+// within [256, 1024].
 func TestCombineRowsBlock(t *testing.T) {
 	sm := streamMin
 	t.Cleanup(func() { streamMin = sm })
@@ -404,9 +405,9 @@ func TestCombineRowsBlock(t *testing.T) {
 	// panels, n = 10³ still one.
 	streamMin = 1 << 19
 	for _, tc := range []struct{ kp, k, n, l2, want int }{
-		{63, 31, 10000, 1 << 20, 768}, // (63+31)·10⁴ ≥ 2^19: 786 432 / (2·63·8) = 780
-		{49, 24, 1000, 1 << 20, 1024}, // (49+24)·10³ < 2^19: one panel, 2006
-		{63, 31, 10000, 2 << 20, 1024},
+		{63, 31, 10000, 1 << 20, 768},  // (63+31)·10⁴ ≥ 2^19: 786 432 / (2·63·8) = 780
+		{49, 24, 1000, 1 << 20, 1024},  // (49+24)·10³ < 2^19: one panel, 2006
+		{63, 31, 10000, 2 << 20, 1024}, // 1 572 864 / 1008 = 1560: capped
 	} {
 		if got := combineRowsBlockFor(tc.kp, tc.k, tc.n, tc.l2); got != tc.want {
 			t.Errorf("streaming from 2^19: kp=%d k=%d n=%d L2=%d: %d columns, want %d", tc.kp, tc.k, tc.n, tc.l2, got, tc.want)
