@@ -28,7 +28,7 @@ func combineRows(x, m []float64, sigma float64, s, z []float64, k, cols, stride 
 }
 
 //go:noescape
-func dotRows4x3AVX2(dst, a, b *float64, cols, stride, ldd int)
+func dotRows4x3AVX2(dst, a, b *float64, cols, stride, ldd, pfa, pfb int)
 
 //go:noescape
 func dotRows4x1AVX2(dst, a, b *float64, cols, stride int)
@@ -55,8 +55,9 @@ func lrDot4x3(dst, a, b *float64, cols, stride, ldd, pfa, pfb int) {
 			return
 		}
 		a, b, cols = addElems(a, c8), addElems(b, c8), cols-c8
+		pfa, pfb = 0, 0 // asked for by the 8-column steps
 	}
-	dotRows4x3AVX2(dst, a, b, cols, stride, ldd)
+	dotRows4x3AVX2(dst, a, b, cols, stride, ldd, pfa, pfb)
 }
 
 func lrDot4x1(dst, a, b *float64, cols, stride int) {
@@ -189,8 +190,8 @@ func lrDot8x3(dst, a, b *float64, cols, stride, ldd, pfa, pfb int) {
 		return
 	}
 	a4 := addElems(a, 4*stride)
-	dotRows4x3AVX2(dst, addElems(a, c8), addElems(b, c8), cols-c8, stride, ldd)
-	dotRows4x3AVX2(addElems(dst, 4), addElems(a4, c8), addElems(b, c8), cols-c8, stride, ldd)
+	dotRows4x3AVX2(dst, addElems(a, c8), addElems(b, c8), cols-c8, stride, ldd, 0, 0)
+	dotRows4x3AVX2(addElems(dst, 4), addElems(a4, c8), addElems(b, c8), cols-c8, stride, ldd, 0, 0)
 }
 
 // lrDot8x2 and lrDot8x1 are lrDot8x3 for the last two rows of b and the

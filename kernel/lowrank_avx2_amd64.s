@@ -20,13 +20,41 @@
 	VADDPD     mem, b, b      \
 	VMOVUPD    b, mem
 
-// func dotRows4x3AVX2(dst, a, b *float64, cols, stride, ldd int)
+// DOT43_STEP4 is one column step of dotRows4x3AVX2: 4 columns of the 3
+// rows of b and of the 4 of a, 12 FMAs.
+#define DOT43_STEP4 \
+	VMOVUPD     (BX)(AX*1), Y12  \
+	VMOVUPD     (R12)(AX*1), Y13 \
+	VMOVUPD     (R13)(AX*1), Y14 \
+	VMOVUPD     (SI)(AX*1), Y15  \
+	VFMADD231PD Y12, Y15, Y0     \
+	VFMADD231PD Y13, Y15, Y1     \
+	VFMADD231PD Y14, Y15, Y2     \
+	VMOVUPD     (R9)(AX*1), Y15  \
+	VFMADD231PD Y12, Y15, Y3     \
+	VFMADD231PD Y13, Y15, Y4     \
+	VFMADD231PD Y14, Y15, Y5     \
+	VMOVUPD     (R10)(AX*1), Y15 \
+	VFMADD231PD Y12, Y15, Y6     \
+	VFMADD231PD Y13, Y15, Y7     \
+	VFMADD231PD Y14, Y15, Y8     \
+	VMOVUPD     (R11)(AX*1), Y15 \
+	VFMADD231PD Y12, Y15, Y9     \
+	VFMADD231PD Y13, Y15, Y10    \
+	VFMADD231PD Y14, Y15, Y11    \
+	ADDQ        $32, AX
+
+// func dotRows4x3AVX2(dst, a, b *float64, cols, stride, ldd, pfa, pfb int)
 // Requires: AVX, FMA
 //
 // dst[j*ldd+i] += a_i·b_j for i < 4, j < 3, over cols columns: one
 // accumulator a pair, lane l summing the columns ≡ l mod 4, then the
-// horizontal sum (a0+a1)+(a2+a3) added to dst.
-TEXT ·dotRows4x3AVX2(SB), NOSPLIT, $0-48
+// horizontal sum (a0+a1)+(a2+a3) added to dst. With pfa or pfb ≠ 0, each
+// column step that starts a cache line (every other one) also asks L2 for
+// the line pfa bytes on in each row of a and pfb bytes on in each row of b
+// (the next block's, as dotRows4x3AVX512 does; a 0 names the line being
+// read).
+TEXT ·dotRows4x3AVX2(SB), NOSPLIT, $0-64
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), BX
 	MOVQ cols+24(FP), CX
@@ -54,29 +82,35 @@ TEXT ·dotRows4x3AVX2(SB), NOSPLIT, $0-48
 	TESTQ  CX, CX
 	JZ     dr43_reduce
 
+	MOVQ pfa+48(FP), DI
+	MOVQ DI, DX
+	ORQ  pfb+56(FP), DX
+	JNZ  dr43_pf
+
 dr43_loop:
-	VMOVUPD     (BX)(AX*1), Y12
-	VMOVUPD     (R12)(AX*1), Y13
-	VMOVUPD     (R13)(AX*1), Y14
-	VMOVUPD     (SI)(AX*1), Y15
-	VFMADD231PD Y12, Y15, Y0
-	VFMADD231PD Y13, Y15, Y1
-	VFMADD231PD Y14, Y15, Y2
-	VMOVUPD     (R9)(AX*1), Y15
-	VFMADD231PD Y12, Y15, Y3
-	VFMADD231PD Y13, Y15, Y4
-	VFMADD231PD Y14, Y15, Y5
-	VMOVUPD     (R10)(AX*1), Y15
-	VFMADD231PD Y12, Y15, Y6
-	VFMADD231PD Y13, Y15, Y7
-	VFMADD231PD Y14, Y15, Y8
-	VMOVUPD     (R11)(AX*1), Y15
-	VFMADD231PD Y12, Y15, Y9
-	VFMADD231PD Y13, Y15, Y10
-	VFMADD231PD Y14, Y15, Y11
-	ADDQ        $32, AX
-	CMPQ        AX, CX
-	JLT         dr43_loop
+	DOT43_STEP4
+	CMPQ AX, CX
+	JLT  dr43_loop
+	JMP  dr43_reduce
+
+dr43_pf:
+	TESTQ      $63, AX
+	JNZ        dr43_pf_step
+	LEAQ       (AX)(DI*1), DX
+	PREFETCHT1 (SI)(DX*1)
+	PREFETCHT1 (R9)(DX*1)
+	PREFETCHT1 (R10)(DX*1)
+	PREFETCHT1 (R11)(DX*1)
+	MOVQ       AX, DX
+	ADDQ       pfb+56(FP), DX
+	PREFETCHT1 (BX)(DX*1)
+	PREFETCHT1 (R12)(DX*1)
+	PREFETCHT1 (R13)(DX*1)
+
+dr43_pf_step:
+	DOT43_STEP4
+	CMPQ AX, CX
+	JLT  dr43_pf
 
 dr43_reduce:
 	MOVQ dst+0(FP), DI

@@ -416,7 +416,7 @@ func TestCombineRowsBlock(t *testing.T) {
 }
 
 // TestDotRowsStreaming runs DotRows on rows too large to stay in the
-// caches, where the AVX-512 path asks for the next block's rows ahead:
+// caches, where the amd64 paths ask for the next block's rows ahead:
 // asking must not change a bit, so the result must equal the same blocks
 // summed without it.
 func TestDotRowsStreaming(t *testing.T) {
