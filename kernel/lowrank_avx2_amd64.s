@@ -20,29 +20,26 @@
 	VADDPD     mem, b, b      \
 	VMOVUPD    b, mem
 
+// DOT43_ROW4 is one row of a in a column step of dotRows4x3AVX2: the
+// row's 4 columns at (base)(AX*1) into Y15, then its three FMAs with the
+// rows of b (Y12-Y14) into the accumulators c0, c1, c2.
+#define DOT43_ROW4(base, c0, c1, c2) \
+	VMOVUPD     base(AX*1), Y15 \
+	VFMADD231PD Y12, Y15, c0    \
+	VFMADD231PD Y13, Y15, c1    \
+	VFMADD231PD Y14, Y15, c2
+
 // DOT43_STEP4 is one column step of dotRows4x3AVX2: 4 columns of the 3
 // rows of b and of the 4 of a, 12 FMAs.
 #define DOT43_STEP4 \
-	VMOVUPD     (BX)(AX*1), Y12  \
-	VMOVUPD     (R12)(AX*1), Y13 \
-	VMOVUPD     (R13)(AX*1), Y14 \
-	VMOVUPD     (SI)(AX*1), Y15  \
-	VFMADD231PD Y12, Y15, Y0     \
-	VFMADD231PD Y13, Y15, Y1     \
-	VFMADD231PD Y14, Y15, Y2     \
-	VMOVUPD     (R9)(AX*1), Y15  \
-	VFMADD231PD Y12, Y15, Y3     \
-	VFMADD231PD Y13, Y15, Y4     \
-	VFMADD231PD Y14, Y15, Y5     \
-	VMOVUPD     (R10)(AX*1), Y15 \
-	VFMADD231PD Y12, Y15, Y6     \
-	VFMADD231PD Y13, Y15, Y7     \
-	VFMADD231PD Y14, Y15, Y8     \
-	VMOVUPD     (R11)(AX*1), Y15 \
-	VFMADD231PD Y12, Y15, Y9     \
-	VFMADD231PD Y13, Y15, Y10    \
-	VFMADD231PD Y14, Y15, Y11    \
-	ADDQ        $32, AX
+	VMOVUPD (BX)(AX*1), Y12           \
+	VMOVUPD (R12)(AX*1), Y13          \
+	VMOVUPD (R13)(AX*1), Y14          \
+	DOT43_ROW4((SI), Y0, Y1, Y2)      \
+	DOT43_ROW4((R9), Y3, Y4, Y5)      \
+	DOT43_ROW4((R10), Y6, Y7, Y8)     \
+	DOT43_ROW4((R11), Y9, Y10, Y11)   \
+	ADDQ    $32, AX
 
 // func dotRows4x3AVX2(dst, a, b *float64, cols, stride, ldd, pfa, pfb int)
 // Requires: AVX, FMA
