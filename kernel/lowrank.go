@@ -63,12 +63,10 @@ const (
 	combineBlockMax = 1024
 )
 
-// prefetchMin is the most elements (16 MiB) of the stored vectors and
-// the population together below which DotRows and CombineRows may treat
-// them as staying in cache (streamMin): where the CPU reports no L3, and
-// on an L3 of 128 MiB or more, they then stay in the last-level cache of
-// the CPUs measured (docs/large-scale.md, Speed), and the prefetches only
-// take load slots.
+// prefetchMin (16 MiB of elements) is the largest streamMin: where the
+// CPU reports no L3, or one of 128 MiB or more, the stored vectors and the
+// population below it stayed in the last-level cache of the CPUs measured
+// (docs/large-scale.md, Speed), where the prefetches only take load slots.
 const prefetchMin = 1 << 21
 
 // combineRowBlock is the number of columns CombineRows handles per step
