@@ -1,5 +1,7 @@
 //go:build gc && !purego
 
+//go:generate env GOWORK=off go run -C _asm . -out ../mulvecs_rows_avx512_amd64.s
+
 package kernel
 
 import (
