@@ -1,6 +1,7 @@
 //go:build gc && !purego
 
-//go:generate env GOWORK=off go run -C _asm . -out ../mulvecs_rows_avx512_amd64.s
+//go:generate env GOWORK=off go run -C _asm . -kernels rows -out ../mulvecs_rows_avx512_amd64.s
+//go:generate env GOWORK=off go run -C _asm . -kernels vectors -out ../vectors_amd64.s
 
 package kernel
 

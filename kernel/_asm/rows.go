@@ -1,31 +1,20 @@
-// Command asm generates the kernel package's whole-row AVX-512 tiles of
-// MulVecs (mulvecs_rows_avx512_amd64.s) with avo: the tiles of 4 rows by
-// 4, 5 and 6 vectors are one loop nest that differs only in the number of
-// vectors, which a generator writes once. It runs from the kernel package
-// with go generate:
-//
-//	cd kernel && go generate -run asm
-//
-// The registers are chosen here, not by avo's allocator, so that the
-// generated instructions are the ones a hand-written file would hold.
 package main
 
 import (
 	"fmt"
 
 	. "github.com/mmcloughlin/avo/build"
-	"github.com/mmcloughlin/avo/ir"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-func main() {
-	ConstraintExpr("gc,!purego")
+// rowsAVX512 writes the whole-row AVX-512 tiles of MulVecs
+// (mulvecs_rows_avx512_amd64.s).
+func rowsAVX512() {
 	for _, v := range []int{6, 5, 4} {
 		tileRows(v)
 	}
 	tileRow1()
-	Generate()
 }
 
 // The registers of a whole-row tile: the tile's rows of A (SI) and its
@@ -62,11 +51,6 @@ func strided(base Register, j int) Mem {
 
 // acc returns the accumulator of row r and vector j: Z(4j+r).
 func acc(j, r int) VecPhysical { return zmm[4*j+r] }
-
-var zmm = []VecPhysical{Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15,
-	Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23, Z24, Z25, Z26, Z27, Z28}
-
-var ymm = []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15}
 
 // rowLoads are the 4 rows of A of one block of 8 columns, in Z24-Z27.
 var rowLoads = []VecPhysical{Z24, Z25, Z26, Z27}
@@ -252,49 +236,4 @@ func tileRow1() {
 	hsum4(ymm[0:4], Mem{Base: out})
 	VZEROUPPER()
 	RET()
-}
-
-// scaleBy8 writes LEAQ (r*8), dst: dst = 8·r. avo's addresses need a base
-// register, which this one has none of, so it is passed as text (a
-// LabelRef prints as it is and names no register) and the instruction
-// states its registers itself.
-func scaleBy8(r, dst GPPhysical) {
-	Instruction(&ir.Instruction{
-		Opcode:   "LEAQ",
-		Operands: []Op{LabelRef(fmt.Sprintf("(%s*8)", r.Asm())), dst},
-		Inputs:   []Op{r},
-		Outputs:  []Op{dst},
-	})
-}
-
-// loadTailMask sets K1 to select the first CX lanes (1 ≤ CX ≤ 7); AX is
-// destroyed.
-func loadTailMask() {
-	MOVQ(U32(1), RAX)
-	SHLQ(CL, RAX)
-	DECQ(RAX)
-	KMOVW(EAX, K1)
-}
-
-// fold512 adds the high half of zmm z into its low half: afterwards the
-// ymm view of z holds 4 partial sums. Z24 is scratch.
-func fold512(z VecPhysical) {
-	VEXTRACTF64X4(Imm(1), z, Y24)
-	VADDPD(Z24, z, z)
-}
-
-// hsum4 reduces four ymm accumulators a, b, c, d (registers below Y16) to
-// their four horizontal sums [Σa, Σb, Σc, Σd] and stores them at m. All
-// four registers are destroyed. After the two VHADDPD,
-// a = [a0+a1, b0+b1, a2+a3, b2+b3] and c = [c0+c1, d0+d1, c2+c3, d2+d3];
-// b and d then take their low and high 128-bit halves, and b + d is the
-// result.
-func hsum4(y []VecPhysical, m Mem) {
-	a, b, c, d := y[0], y[1], y[2], y[3]
-	VHADDPD(b, a, a)
-	VHADDPD(d, c, c)
-	VPERM2F128(Imm(0x20), c, a, b)
-	VPERM2F128(Imm(0x31), c, a, d)
-	VADDPD(d, b, b)
-	VMOVUPD(b, m)
 }

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/gotypes"
+	"github.com/mmcloughlin/avo/ir"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// scaleBy8 writes LEAQ (r*8), dst: dst = 8·r. avo's addresses need a base
+// register, which this one has none of, so it is passed as text (a
+// LabelRef prints as it is and names no register) and the instruction
+// states its registers itself.
+func scaleBy8(r, dst GPPhysical) {
+	Instruction(&ir.Instruction{
+		Opcode:   "LEAQ",
+		Operands: []Op{LabelRef(fmt.Sprintf("(%s*8)", r.Asm())), dst},
+		Inputs:   []Op{r},
+		Outputs:  []Op{dst},
+	})
+}
+
+// loadTailMask sets K1 to select the first CX lanes (1 ≤ CX ≤ 7); AX is
+// destroyed.
+func loadTailMask() {
+	MOVQ(U32(1), RAX)
+	SHLQ(CL, RAX)
+	DECQ(RAX)
+	KMOVW(EAX, K1)
+}
+
+// fold512 adds the high half of zmm z into its low half: afterwards the
+// ymm view of z holds 4 partial sums. Z24 is scratch.
+func fold512(z VecPhysical) {
+	VEXTRACTF64X4(Imm(1), z, Y24)
+	VADDPD(Z24, z, z)
+}
+
+// hsum4 reduces four ymm accumulators a, b, c, d (registers below Y16) to
+// their four horizontal sums [Σa, Σb, Σc, Σd] and stores them at m. All
+// four registers are destroyed. After the two VHADDPD,
+// a = [a0+a1, b0+b1, a2+a3, b2+b3] and c = [c0+c1, d0+d1, c2+c3, d2+d3];
+// b and d then take their low and high 128-bit halves, and b + d is the
+// result.
+func hsum4(y []VecPhysical, m Mem) {
+	a, b, c, d := y[0], y[1], y[2], y[3]
+	VHADDPD(b, a, a)
+	VHADDPD(d, c, c)
+	VPERM2F128(Imm(0x20), c, a, b)
+	VPERM2F128(Imm(0x31), c, a, d)
+	VADDPD(d, b, b)
+	VMOVUPD(b, m)
+}
+
+// The vector registers by number.
+var (
+	zmm = []VecPhysical{Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15,
+		Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23, Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31}
+	ymm = []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15}
+)
+
+// arg returns the address of a parameter or result in the argument frame.
+func arg(c gotypes.Component) Mem {
+	b, err := c.Resolve()
+	if err != nil {
+		panic(err)
+	}
+	return b.Addr
+}
+
+// isa is one vector width's way of writing a loop over float64 elements:
+// AVX-512 (8 lanes, opmask tails) or AVX2 (4 lanes, VMASKMOVPD tails).
+type isa struct {
+	name     string // "AVX512" or "AVX2": the functions' suffix
+	label    string // "512" or "256": in the labels
+	lanes    int    // float64 lanes a register
+	regs     []VecPhysical
+	lanesTag string // "eight" or "four": the label of the one-register step
+}
+
+var (
+	avx512 = isa{name: "AVX512", label: "512", lanes: 8, regs: zmm, lanesTag: "eight"}
+	avx2   = isa{name: "AVX2", label: "256", lanes: 4, regs: ymm, lanesTag: "four"}
+)
+
+// bytes is the size of a register.
+func (v isa) bytes() int { return 8 * v.lanes }
+
+// r returns vector register i.
+func (v isa) r(i int) VecPhysical { return v.regs[i] }
+
+// fn is the name of kernel op on this path.
+func (v isa) fn(op string) string { return op + v.name }
+
+// l is the label s of kernel op on this path: op512_s or op256_s.
+func (v isa) l(op, s string) string { return op + v.label + "_" + s }
+
+// log2 returns the base-2 logarithm of a power of two.
+func log2(x int) uint64 {
+	n := uint64(0)
+	for ; x > 1; x >>= 1 {
+		n++
+	}
+	return n
+}
+
+// tailMask is the AVX2 paths' table of masks: 4 all-ones quadwords, then 4
+// zero ones; the 32 bytes at tailMask+32-8r select the first r lanes.
+var tailMask Mem
+
+// tailMaskData writes tailMask into the file.
+func tailMaskData() {
+	tailMask = GLOBL("tailMask", RODATA|NOPTR)
+	for i := 0; i < 8; i++ {
+		v := int64(0)
+		if i < 4 {
+			v = -1
+		}
+		DATA(8*i, I64(v))
+	}
+}
+
+// tailMask sets the mask of the first CX lanes (1 ≤ CX < lanes): into K1
+// on AVX-512 (AX destroyed), into the given ymm register on AVX2 (CX and AX
+// destroyed).
+func (v isa) tailMask(mask VecPhysical) {
+	if v.lanes == 8 {
+		loadTailMask()
+		return
+	}
+	LEAQ(tailMask.Offset(32), RAX)
+	SHLQ(Imm(3), RCX)
+	SUBQ(RCX, RAX)
+	VMOVUPD(Mem{Base: RAX}, mask)
+}
+
+// load loads the tail's lanes at m into dst and zeroes the others, without
+// reading past them.
+func (v isa) load(m Mem, mask, dst VecPhysical) {
+	if v.lanes == 8 {
+		VMOVUPD_Z(m, K1, dst)
+		return
+	}
+	VMASKMOVPD(m, mask, dst)
+}
+
+// store stores the tail's lanes of src at m.
+func (v isa) store(src VecPhysical, mask VecPhysical, m Mem) {
+	if v.lanes == 8 {
+		VMOVUPD(src, K1, m)
+		return
+	}
+	VMASKMOVPD(src, mask, m)
+}
+
+// zero zeroes register r: VPXORQ on AVX-512, VXORPD on AVX2.
+func (v isa) zero(r VecPhysical) {
+	if v.lanes == 8 {
+		VPXORQ(r, r, r)
+		return
+	}
+	VXORPD(r, r, r)
+}
+
+// at returns the address base + off.
+func at(base Register, off int) Mem { return Mem{Base: base, Disp: off} }

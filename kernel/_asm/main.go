@@ -1,0 +1,37 @@
+// Command asm generates assembly of the kernel package with avo, where
+// kernels differ only in their sizes or their vector width: one
+// description writes every variant. It runs from the kernel package with
+// go generate, one file a run (-kernels names the file's set):
+//
+//	cd kernel && go generate -run asm
+//
+// The registers are chosen here, not by avo's allocator, so that the
+// generated instructions are the ones a hand-written file would hold.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	. "github.com/mmcloughlin/avo/build"
+)
+
+// sets are the files this command writes, by the name -kernels takes.
+var sets = map[string]func(){
+	"rows":    rowsAVX512,
+	"vectors": vectors,
+}
+
+func main() {
+	set := flag.String("kernels", "", "the set of kernels to write: rows or vectors")
+	flag.Parse()
+	write, ok := sets[*set]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "asm: -kernels %q: want rows or vectors\n", *set)
+		os.Exit(2)
+	}
+	ConstraintExpr("gc,!purego")
+	write()
+	Generate()
+}

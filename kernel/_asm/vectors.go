@@ -1,0 +1,272 @@
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// vectors writes the vector kernels of kernel_amd64.go on both paths
+// (vectors_amd64.s): dot, axpby, rotatePair and scale.
+func vectors() {
+	tailMaskData()
+	for _, v := range []isa{avx512, avx2} {
+		dot(v)
+	}
+	for _, v := range []isa{avx512, avx2} {
+		axpby(v)
+	}
+	for _, v := range []isa{avx512, avx2} {
+		rotatePair(v)
+	}
+	for _, v := range []isa{avx512, avx2} {
+		scale(v)
+	}
+}
+
+// dot writes dot<ISA>(x, y []float64) float64: four accumulators over
+// blocks of four registers, then blocks of one register into the first,
+// then the masked tail into the second, summed in that order.
+func dot(v isa) {
+	const op = "dot"
+	TEXT(v.fn(op), NOSPLIT, "func(x, y []float64) float64")
+	if v.lanes == 8 {
+		Comment("Four accumulators over 32-element blocks, then 8-element blocks into Z0,",
+			"then the masked tail.")
+	}
+	Load(Param("x").Base(), RSI)
+	Load(Param("x").Len(), RCX)
+	Load(Param("y").Base(), RDI)
+	for i := 0; i < 4; i++ {
+		v.zero(v.r(i))
+	}
+
+	MOVQ(RCX, RBX)
+	SHRQ(Imm(log2(4*v.lanes)), RBX)
+	JZ(LabelRef(v.l(op, v.lanesTag)))
+
+	Label(v.l(op, "loop"))
+	for i := 0; i < 4; i++ {
+		VMOVUPD(at(RSI, i*v.bytes()), v.r(4+i))
+	}
+	for i := 0; i < 4; i++ {
+		VFMADD231PD(at(RDI, i*v.bytes()), v.r(4+i), v.r(i))
+	}
+	ADDQ(U32(4*v.bytes()), RSI)
+	ADDQ(U32(4*v.bytes()), RDI)
+	DECQ(RBX)
+	JNZ(LabelRef(v.l(op, "loop")))
+
+	Label(v.l(op, v.lanesTag))
+	Comment(fmt.Sprintf("whole %d-element blocks left", v.lanes))
+	MOVQ(RCX, RBX)
+	ANDQ(Imm(uint64(4*v.lanes-1)), RBX)
+	SHRQ(Imm(log2(v.lanes)), RBX)
+	JZ(LabelRef(v.l(op, "tail")))
+
+	Label(v.l(op, v.lanesTag+"_loop"))
+	VMOVUPD(Mem{Base: RSI}, v.r(4))
+	VFMADD231PD(Mem{Base: RDI}, v.r(4), v.r(0))
+	ADDQ(U32(v.bytes()), RSI)
+	ADDQ(U32(v.bytes()), RDI)
+	DECQ(RBX)
+	JNZ(LabelRef(v.l(op, v.lanesTag+"_loop")))
+
+	Label(v.l(op, "tail"))
+	ANDQ(Imm(uint64(v.lanes-1)), RCX)
+	JZ(LabelRef(v.l(op, "reduce")))
+	v.tailMask(Y6)
+	v.load(Mem{Base: RSI}, Y6, v.r(4))
+	v.load(Mem{Base: RDI}, Y6, v.r(5))
+	VFMADD231PD(v.r(5), v.r(4), v.r(1))
+
+	Label(v.l(op, "reduce"))
+	VADDPD(v.r(1), v.r(0), v.r(0))
+	VADDPD(v.r(3), v.r(2), v.r(2))
+	VADDPD(v.r(2), v.r(0), v.r(0))
+	if v.lanes == 8 {
+		VEXTRACTF64X4(Imm(1), Z0, Y1)
+		VADDPD(Y1, Y0, Y0)
+	}
+	VEXTRACTF128(Imm(1), Y0, X1)
+	VADDPD(X1, X0, X0)
+	VPERMILPD(Imm(1), X0, X1)
+	VADDSD(X1, X0, X0)
+	VMOVSD(X0, arg(ReturnIndex(0)))
+	VZEROUPPER()
+	RET()
+}
+
+// axpby writes axpby<ISA>(dst, alpha, x, beta, y): dst = fma(α, x, β·y),
+// two registers a step, then one, then the masked tail. dst may be x or y
+// itself: each block is read before it is written.
+func axpby(v isa) {
+	const op = "axpby"
+	TEXT(v.fn(op), NOSPLIT, "func(dst []float64, alpha float64, x []float64, beta float64, y []float64)")
+	if v.lanes == 8 {
+		Comment("dst = fma(α, x, β·y), 16 elements per iteration, then 8, then the masked",
+			"tail. dst may be x or y itself: each block is read before it is written.")
+	}
+	alpha, beta := Z30, Z31
+	if v.lanes == 4 {
+		alpha, beta = Y14, Y15
+	}
+	Load(Param("dst").Base(), RDI)
+	VBROADCASTSD(arg(Param("alpha")), alpha)
+	Load(Param("x").Base(), RSI)
+	Load(Param("x").Len(), RCX)
+	VBROADCASTSD(arg(Param("beta")), beta)
+	Load(Param("y").Base(), RDX)
+
+	MOVQ(RCX, RBX)
+	SHRQ(Imm(log2(2*v.lanes)), RBX)
+	JZ(LabelRef(v.l(op, v.lanesTag)))
+
+	Label(v.l(op, "loop"))
+	VMULPD(Mem{Base: RDX}, beta, v.r(0))
+	VMULPD(at(RDX, v.bytes()), beta, v.r(1))
+	VFMADD231PD(Mem{Base: RSI}, alpha, v.r(0))
+	VFMADD231PD(at(RSI, v.bytes()), alpha, v.r(1))
+	VMOVUPD(v.r(0), Mem{Base: RDI})
+	VMOVUPD(v.r(1), at(RDI, v.bytes()))
+	ADDQ(U32(2*v.bytes()), RSI)
+	ADDQ(U32(2*v.bytes()), RDX)
+	ADDQ(U32(2*v.bytes()), RDI)
+	DECQ(RBX)
+	JNZ(LabelRef(v.l(op, "loop")))
+
+	Label(v.l(op, v.lanesTag))
+	TESTQ(U32(v.lanes), RCX)
+	JZ(LabelRef(v.l(op, "tail")))
+	VMULPD(Mem{Base: RDX}, beta, v.r(0))
+	VFMADD231PD(Mem{Base: RSI}, alpha, v.r(0))
+	VMOVUPD(v.r(0), Mem{Base: RDI})
+	ADDQ(U32(v.bytes()), RSI)
+	ADDQ(U32(v.bytes()), RDX)
+	ADDQ(U32(v.bytes()), RDI)
+
+	Label(v.l(op, "tail"))
+	ANDQ(Imm(uint64(v.lanes-1)), RCX)
+	JZ(LabelRef(v.l(op, "done")))
+	v.tailMask(Y2)
+	v.load(Mem{Base: RDX}, Y2, v.r(0))
+	v.load(Mem{Base: RSI}, Y2, v.r(1))
+	VMULPD(beta, v.r(0), v.r(0))
+	VFMADD231PD(v.r(1), alpha, v.r(0))
+	v.store(v.r(0), Y2, Mem{Base: RDI})
+
+	Label(v.l(op, "done"))
+	VZEROUPPER()
+	RET()
+}
+
+// rotatePair writes rotatePair<ISA>(x, y, c, s, r, mt): axpby(y, s, x, c,
+// y) and then axpby(x, mt, y, r, x) in one pass, with the operands in the
+// order of axpby's blocks and tail, so the same bits.
+func rotatePair(v isa) {
+	const op = "rot"
+	TEXT(v.fn("rotatePair"), NOSPLIT, "func(x, y []float64, c, s, r, mt float64)")
+	if v.lanes == 8 {
+		Comment("axpbyAVX512(y, s, x, c, y) and then axpbyAVX512(x, mt, y, r, x), in one",
+			"pass: per block y' = fma(s, x, c·y), x' = fma(mt, y', r·x), with the",
+			"operands in the order of axpbyAVX512's blocks and tail, so the same bits.",
+			"len(y) = len(x) ≥ 1.")
+	} else {
+		Comment("rotatePairAVX512 with the blocks and tail of axpbyAVX2: the bits of",
+			"axpbyAVX2(y, s, x, c, y) and then axpbyAVX2(x, mt, y, r, x).")
+	}
+	first := 28
+	if v.lanes == 4 {
+		first = 12
+	}
+	c, s, r, mt := v.r(first), v.r(first+1), v.r(first+2), v.r(first+3)
+	Load(Param("x").Base(), RSI)
+	Load(Param("x").Len(), RCX)
+	Load(Param("y").Base(), RDX)
+	VBROADCASTSD(arg(Param("c")), c)
+	VBROADCASTSD(arg(Param("s")), s)
+	VBROADCASTSD(arg(Param("r")), r)
+	VBROADCASTSD(arg(Param("mt")), mt)
+
+	MOVQ(RCX, RBX)
+	SHRQ(Imm(log2(v.lanes)), RBX)
+	JZ(LabelRef(v.l(op, "tail")))
+
+	Label(v.l(op, "loop"))
+	Comment("y' = s·x + c·y, x' = mt·y' + r·x")
+	VMULPD(Mem{Base: RDX}, c, v.r(0))
+	VFMADD231PD(Mem{Base: RSI}, s, v.r(0))
+	VMULPD(Mem{Base: RSI}, r, v.r(1))
+	VFMADD231PD(v.r(0), mt, v.r(1))
+	VMOVUPD(v.r(0), Mem{Base: RDX})
+	VMOVUPD(v.r(1), Mem{Base: RSI})
+	ADDQ(U32(v.bytes()), RSI)
+	ADDQ(U32(v.bytes()), RDX)
+	DECQ(RBX)
+	JNZ(LabelRef(v.l(op, "loop")))
+
+	Label(v.l(op, "tail"))
+	ANDQ(Imm(uint64(v.lanes-1)), RCX)
+	JZ(LabelRef(v.l(op, "done")))
+	v.tailMask(Y2)
+	v.load(Mem{Base: RDX}, Y2, v.r(0))
+	v.load(Mem{Base: RSI}, Y2, v.r(1))
+	VMULPD(c, v.r(0), v.r(0))
+	VFMADD231PD(v.r(1), s, v.r(0))
+	VMULPD(r, v.r(1), v.r(1))
+	VFMADD231PD(v.r(0), mt, v.r(1))
+	v.store(v.r(0), Y2, Mem{Base: RDX})
+	v.store(v.r(1), Y2, Mem{Base: RSI})
+
+	Label(v.l(op, "done"))
+	VZEROUPPER()
+	RET()
+}
+
+// scale writes scale<ISA>(alpha, x): x = α·x, two registers a step, then
+// one, then the masked tail.
+func scale(v isa) {
+	const op = "scale"
+	TEXT(v.fn(op), NOSPLIT, "func(alpha float64, x []float64)")
+	var alpha VecPhysical = Z30
+	if v.lanes == 4 {
+		alpha = Y14
+	}
+	VBROADCASTSD(arg(Param("alpha")), alpha)
+	Load(Param("x").Base(), RSI)
+	Load(Param("x").Len(), RCX)
+
+	MOVQ(RCX, RBX)
+	SHRQ(Imm(log2(2*v.lanes)), RBX)
+	JZ(LabelRef(v.l(op, v.lanesTag)))
+
+	Label(v.l(op, "loop"))
+	VMULPD(Mem{Base: RSI}, alpha, v.r(0))
+	VMULPD(at(RSI, v.bytes()), alpha, v.r(1))
+	VMOVUPD(v.r(0), Mem{Base: RSI})
+	VMOVUPD(v.r(1), at(RSI, v.bytes()))
+	ADDQ(U32(2*v.bytes()), RSI)
+	DECQ(RBX)
+	JNZ(LabelRef(v.l(op, "loop")))
+
+	Label(v.l(op, v.lanesTag))
+	TESTQ(U32(v.lanes), RCX)
+	JZ(LabelRef(v.l(op, "tail")))
+	VMULPD(Mem{Base: RSI}, alpha, v.r(0))
+	VMOVUPD(v.r(0), Mem{Base: RSI})
+	ADDQ(U32(v.bytes()), RSI)
+
+	Label(v.l(op, "tail"))
+	ANDQ(Imm(uint64(v.lanes-1)), RCX)
+	JZ(LabelRef(v.l(op, "done")))
+	v.tailMask(Y2)
+	v.load(Mem{Base: RSI}, Y2, v.r(0))
+	VMULPD(alpha, v.r(0), v.r(0))
+	v.store(v.r(0), Y2, Mem{Base: RSI})
+
+	Label(v.l(op, "done"))
+	VZEROUPPER()
+	RET()
+}
