@@ -131,9 +131,14 @@ func (v isa) tailMask(mask VecPhysical) {
 		loadTailMask()
 		return
 	}
+	v.tailMaskOf(RCX, mask)
+}
+
+// tailMaskOf is tailMask for AVX2 with the count in r (destroyed).
+func (v isa) tailMaskOf(r GPPhysical, mask VecPhysical) {
 	LEAQ(tailMask.Offset(32), RAX)
-	SHLQ(Imm(3), RCX)
-	SUBQ(RCX, RAX)
+	SHLQ(Imm(3), r)
+	SUBQ(r, RAX)
 	VMOVUPD(Mem{Base: RAX}, mask)
 }
 

@@ -21,14 +21,15 @@ import (
 var sets = map[string]func(){
 	"rows":    rowsAVX512,
 	"vectors": vectors,
+	"outer":   outer,
 }
 
 func main() {
-	set := flag.String("kernels", "", "the set of kernels to write: rows or vectors")
+	set := flag.String("kernels", "", "the set of kernels to write: rows, vectors or outer")
 	flag.Parse()
 	write, ok := sets[*set]
 	if !ok {
-		fmt.Fprintf(os.Stderr, "asm: -kernels %q: want rows or vectors\n", *set)
+		fmt.Fprintf(os.Stderr, "asm: -kernels %q: want rows, vectors or outer\n", *set)
 		os.Exit(2)
 	}
 	ConstraintExpr("gc,!purego")
