@@ -439,3 +439,215 @@ scale256_tail:
 scale256_done:
 	VZEROUPPER
 	RET
+
+// func weightedSumAVX512(dst []float64, w []float64, x []float64, n int, rows []int)
+// Requires: AVX, AVX512F
+TEXT ·weightedSumAVX512(SB), NOSPLIT, $0-104
+	MOVQ dst_base+0(FP), DI
+	MOVQ dst_len+8(FP), CX
+	MOVQ w_base+24(FP), SI
+	MOVQ w_len+32(FP), R9
+	MOVQ x_base+48(FP), R11
+	MOVQ n+72(FP), R8
+	SHLQ $0x03, R8
+	MOVQ rows_base+80(FP), R10
+	MOVQ CX, BX
+	SHRQ $0x05, BX
+	JZ   ws512_eights
+
+ws512_block32:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	XORQ   DX, DX
+	TESTQ  R9, R9
+	JZ     ws512_store32
+
+ws512_rows32:
+	MOVQ         (R10)(DX*8), AX
+	IMULQ        R8, AX
+	ADDQ         R11, AX
+	VBROADCASTSD (SI)(DX*8), Z8
+	VFMADD231PD  (AX), Z8, Z0
+	VFMADD231PD  64(AX), Z8, Z1
+	VFMADD231PD  128(AX), Z8, Z2
+	VFMADD231PD  192(AX), Z8, Z3
+	INCQ         DX
+	CMPQ         DX, R9
+	JNE          ws512_rows32
+
+ws512_store32:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	ADDQ    $0x00000100, DI
+	ADDQ    $0x00000100, R11
+	DECQ    BX
+	JNZ     ws512_block32
+
+ws512_eights:
+	MOVQ CX, BX
+	SHRQ $0x03, BX
+	ANDQ $0x03, BX
+	JZ   ws512_tail
+
+ws512_block8:
+	VPXORQ Z0, Z0, Z0
+	XORQ   DX, DX
+	TESTQ  R9, R9
+	JZ     ws512_store8
+
+ws512_rows8:
+	MOVQ         (R10)(DX*8), AX
+	IMULQ        R8, AX
+	ADDQ         R11, AX
+	VBROADCASTSD (SI)(DX*8), Z8
+	VFMADD231PD  (AX), Z8, Z0
+	INCQ         DX
+	CMPQ         DX, R9
+	JNE          ws512_rows8
+
+ws512_store8:
+	VMOVUPD Z0, (DI)
+	ADDQ    $0x00000040, DI
+	ADDQ    $0x00000040, R11
+	DECQ    BX
+	JNZ     ws512_block8
+
+ws512_tail:
+	ANDQ   $0x07, CX
+	JZ     ws512_done
+	MOVQ   $0x00000001, AX
+	SHLQ   CL, AX
+	DECQ   AX
+	KMOVW  AX, K1
+	VPXORQ Z0, Z0, Z0
+	XORQ   DX, DX
+	TESTQ  R9, R9
+	JZ     ws512_storetail
+
+ws512_rowstail:
+	MOVQ         (R10)(DX*8), AX
+	IMULQ        R8, AX
+	ADDQ         R11, AX
+	VBROADCASTSD (SI)(DX*8), Z8
+	VMOVUPD.Z    (AX), K1, Z1
+	VFMADD231PD  Z1, Z8, Z0
+	INCQ         DX
+	CMPQ         DX, R9
+	JNE          ws512_rowstail
+
+ws512_storetail:
+	VMOVUPD Z0, K1, (DI)
+
+ws512_done:
+	VZEROUPPER
+	RET
+
+// func weightedSumAVX2(dst []float64, w []float64, x []float64, n int, rows []int)
+// Requires: AVX, FMA3
+TEXT ·weightedSumAVX2(SB), NOSPLIT, $0-104
+	MOVQ dst_base+0(FP), DI
+	MOVQ dst_len+8(FP), CX
+	MOVQ w_base+24(FP), SI
+	MOVQ w_len+32(FP), R9
+	MOVQ x_base+48(FP), R11
+	MOVQ n+72(FP), R8
+	SHLQ $0x03, R8
+	MOVQ rows_base+80(FP), R10
+	MOVQ CX, BX
+	SHRQ $0x04, BX
+	JZ   ws256_fours
+
+ws256_block16:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	XORQ   DX, DX
+	TESTQ  R9, R9
+	JZ     ws256_store16
+
+ws256_rows16:
+	MOVQ         (R10)(DX*8), AX
+	IMULQ        R8, AX
+	ADDQ         R11, AX
+	VBROADCASTSD (SI)(DX*8), Y8
+	VFMADD231PD  (AX), Y8, Y0
+	VFMADD231PD  32(AX), Y8, Y1
+	VFMADD231PD  64(AX), Y8, Y2
+	VFMADD231PD  96(AX), Y8, Y3
+	INCQ         DX
+	CMPQ         DX, R9
+	JNE          ws256_rows16
+
+ws256_store16:
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	ADDQ    $0x00000080, DI
+	ADDQ    $0x00000080, R11
+	DECQ    BX
+	JNZ     ws256_block16
+
+ws256_fours:
+	MOVQ CX, BX
+	SHRQ $0x02, BX
+	ANDQ $0x03, BX
+	JZ   ws256_tail
+
+ws256_block4:
+	VXORPD Y0, Y0, Y0
+	XORQ   DX, DX
+	TESTQ  R9, R9
+	JZ     ws256_store4
+
+ws256_rows4:
+	MOVQ         (R10)(DX*8), AX
+	IMULQ        R8, AX
+	ADDQ         R11, AX
+	VBROADCASTSD (SI)(DX*8), Y8
+	VFMADD231PD  (AX), Y8, Y0
+	INCQ         DX
+	CMPQ         DX, R9
+	JNE          ws256_rows4
+
+ws256_store4:
+	VMOVUPD Y0, (DI)
+	ADDQ    $0x00000020, DI
+	ADDQ    $0x00000020, R11
+	DECQ    BX
+	JNZ     ws256_block4
+
+ws256_tail:
+	ANDQ    $0x03, CX
+	JZ      ws256_done
+	LEAQ    tailMask<>+32(SB), AX
+	SHLQ    $0x03, CX
+	SUBQ    CX, AX
+	VMOVUPD (AX), Y2
+	VXORPD  Y0, Y0, Y0
+	XORQ    DX, DX
+	TESTQ   R9, R9
+	JZ      ws256_storetail
+
+ws256_rowstail:
+	MOVQ         (R10)(DX*8), AX
+	IMULQ        R8, AX
+	ADDQ         R11, AX
+	VBROADCASTSD (SI)(DX*8), Y8
+	VMASKMOVPD   (AX), Y2, Y1
+	VFMADD231PD  Y1, Y8, Y0
+	INCQ         DX
+	CMPQ         DX, R9
+	JNE          ws256_rowstail
+
+ws256_storetail:
+	VMASKMOVPD Y0, Y2, (DI)
+
+ws256_done:
+	VZEROUPPER
+	RET

@@ -9,7 +9,7 @@ import (
 )
 
 // vectors writes the vector kernels of kernel_amd64.go on both paths
-// (vectors_amd64.s): dot, axpby, rotatePair and scale.
+// (vectors_amd64.s): dot, axpby, rotatePair, scale and weightedSum.
 func vectors() {
 	tailMaskData()
 	for _, v := range []isa{avx512, avx2} {
@@ -23,6 +23,9 @@ func vectors() {
 	}
 	for _, v := range []isa{avx512, avx2} {
 		scale(v)
+	}
+	for _, v := range []isa{avx512, avx2} {
+		weightedSum(v)
 	}
 }
 
@@ -265,6 +268,103 @@ func scale(v isa) {
 	v.load(Mem{Base: RSI}, Y2, v.r(0))
 	VMULPD(alpha, v.r(0), v.r(0))
 	v.store(v.r(0), Y2, Mem{Base: RSI})
+
+	Label(v.l(op, "done"))
+	VZEROUPPER()
+	RET()
+}
+
+// weightedSum writes weightedSum<ISA>(dst, w, x, n, rows): dst[j] =
+// fma(w[m−1], x[rows[m−1]*n+j], … fma(w[0], x[rows[0]*n+j], 0)) for j <
+// len(dst), m = len(w) ≥ 0, len(dst) ≥ 1: the chain of axpby calls of the
+// generic path with the column loop outside the row loop, four registers
+// of columns at a time, then one, then the masked tail.
+func weightedSum(v isa) {
+	const op = "ws"
+	TEXT(v.fn("weightedSum"), NOSPLIT, "func(dst, w, x []float64, n int, rows []int)")
+	Load(Param("dst").Base(), RDI)
+	Load(Param("dst").Len(), RCX)
+	Load(Param("w").Base(), RSI)
+	Load(Param("w").Len(), R9)
+	Load(Param("x").Base(), R11)
+	Load(Param("n"), R8)
+	SHLQ(Imm(3), R8)
+	Load(Param("rows").Base(), R10)
+
+	// row sets AX to the address of row rows[DX] of x at the current block
+	// and the register w to w[DX] broadcast.
+	w := v.r(8)
+	row := func() {
+		MOVQ(Mem{Base: R10, Index: RDX, Scale: 8}, RAX)
+		IMULQ(R8, RAX)
+		ADDQ(R11, RAX)
+		VBROADCASTSD(Mem{Base: RSI, Index: RDX, Scale: 8}, w)
+	}
+	// rowsLoop runs body for each row DX < R9, after the accumulators are
+	// zeroed, and then jumps to store (also when there are no rows).
+	rowsLoop := func(name, store string, accs int, body func()) {
+		for i := 0; i < accs; i++ {
+			v.zero(v.r(i))
+		}
+		XORQ(RDX, RDX)
+		TESTQ(R9, R9)
+		JZ(LabelRef(v.l(op, store)))
+		Label(v.l(op, name))
+		row()
+		body()
+		INCQ(RDX)
+		CMPQ(RDX, R9)
+		JNE(LabelRef(v.l(op, name)))
+	}
+	wide := fmt.Sprint(4 * v.lanes)
+	one := fmt.Sprint(v.lanes)
+
+	MOVQ(RCX, RBX)
+	SHRQ(Imm(log2(4*v.lanes)), RBX)
+	JZ(LabelRef(v.l(op, v.lanesTag+"s")))
+
+	Label(v.l(op, "block"+wide))
+	rowsLoop("rows"+wide, "store"+wide, 4, func() {
+		for i := 0; i < 4; i++ {
+			VFMADD231PD(at(RAX, i*v.bytes()), w, v.r(i))
+		}
+	})
+	Label(v.l(op, "store"+wide))
+	for i := 0; i < 4; i++ {
+		VMOVUPD(v.r(i), at(RDI, i*v.bytes()))
+	}
+	ADDQ(U32(4*v.bytes()), RDI)
+	ADDQ(U32(4*v.bytes()), R11)
+	DECQ(RBX)
+	JNZ(LabelRef(v.l(op, "block"+wide)))
+
+	Label(v.l(op, v.lanesTag+"s"))
+	MOVQ(RCX, RBX)
+	SHRQ(Imm(log2(v.lanes)), RBX)
+	ANDQ(Imm(3), RBX)
+	JZ(LabelRef(v.l(op, "tail")))
+
+	Label(v.l(op, "block"+one))
+	rowsLoop("rows"+one, "store"+one, 1, func() {
+		VFMADD231PD(Mem{Base: RAX}, w, v.r(0))
+	})
+	Label(v.l(op, "store"+one))
+	VMOVUPD(v.r(0), Mem{Base: RDI})
+	ADDQ(U32(v.bytes()), RDI)
+	ADDQ(U32(v.bytes()), R11)
+	DECQ(RBX)
+	JNZ(LabelRef(v.l(op, "block"+one)))
+
+	Label(v.l(op, "tail"))
+	ANDQ(Imm(uint64(v.lanes-1)), RCX)
+	JZ(LabelRef(v.l(op, "done")))
+	v.tailMask(Y2)
+	rowsLoop("rowstail", "storetail", 1, func() {
+		v.load(Mem{Base: RAX}, Y2, v.r(1))
+		VFMADD231PD(v.r(1), w, v.r(0))
+	})
+	Label(v.l(op, "storetail"))
+	v.store(v.r(0), Y2, Mem{Base: RDI})
 
 	Label(v.l(op, "done"))
 	VZEROUPPER()
