@@ -172,3 +172,30 @@ func (v isa) zero(r VecPhysical) {
 
 // at returns the address base + off.
 func at(base Register, off int) Mem { return Mem{Base: base, Disp: off} }
+
+// stream writes the column loop of a streaming kernel: blocks of two
+// registers (label loop) while count allows, then one block of one register
+// (label eight or four) if count has that bit, each computed by block(k)
+// for k registers, the pointers ptrs advanced after each; then the code
+// goes on at label tail, which the caller writes. BX is the loop counter.
+func (v isa) stream(op, loop string, count GPPhysical, ptrs []GPPhysical, block func(k int)) {
+	MOVQ(count, RBX)
+	SHRQ(Imm(log2(2*v.lanes)), RBX)
+	JZ(LabelRef(v.l(op, v.lanesTag)))
+
+	Label(v.l(op, loop))
+	block(2)
+	for _, p := range ptrs {
+		ADDQ(U32(2*v.bytes()), p)
+	}
+	DECQ(RBX)
+	JNZ(LabelRef(v.l(op, loop)))
+
+	Label(v.l(op, v.lanesTag))
+	TESTQ(U32(v.lanes), count)
+	JZ(LabelRef(v.l(op, "tail")))
+	block(1)
+	for _, p := range ptrs {
+		ADDQ(U32(v.bytes()), p)
+	}
+}

@@ -56,30 +56,17 @@ func scaleAddOuter(v isa) {
 	VMULSD(Mem{Base: R11}, beta, X0)
 	VBROADCASTSD(X0, s)
 	MOVQ(R12, RSI)
-	MOVQ(R10, RBX)
-	SHRQ(Imm(log2(2*v.lanes)), RBX)
-	JZ(LabelRef(v.l(op, v.lanesTag)))
-
-	Label(v.l(op, "cols"))
-	VMULPD(Mem{Base: RDI}, alpha, v.r(0))
-	VMULPD(at(RDI, v.bytes()), alpha, v.r(1))
-	VFMADD231PD(Mem{Base: RSI}, s, v.r(0))
-	VFMADD231PD(at(RSI, v.bytes()), s, v.r(1))
-	VMOVUPD(v.r(0), Mem{Base: RDI})
-	VMOVUPD(v.r(1), at(RDI, v.bytes()))
-	ADDQ(U32(2*v.bytes()), RSI)
-	ADDQ(U32(2*v.bytes()), RDI)
-	DECQ(RBX)
-	JNZ(LabelRef(v.l(op, "cols")))
-
-	Label(v.l(op, v.lanesTag))
-	TESTQ(U32(v.lanes), R10)
-	JZ(LabelRef(v.l(op, "tail")))
-	VMULPD(Mem{Base: RDI}, alpha, v.r(0))
-	VFMADD231PD(Mem{Base: RSI}, s, v.r(0))
-	VMOVUPD(v.r(0), Mem{Base: RDI})
-	ADDQ(U32(v.bytes()), RSI)
-	ADDQ(U32(v.bytes()), RDI)
+	v.stream(op, "cols", R10, []GPPhysical{RSI, RDI}, func(k int) {
+		for i := 0; i < k; i++ {
+			VMULPD(at(RDI, i*v.bytes()), alpha, v.r(i))
+		}
+		for i := 0; i < k; i++ {
+			VFMADD231PD(at(RSI, i*v.bytes()), s, v.r(i))
+		}
+		for i := 0; i < k; i++ {
+			VMOVUPD(v.r(i), at(RDI, i*v.bytes()))
+		}
+	})
 
 	Label(v.l(op, "tail"))
 	Comment("the next row; its tail waits for the second pass")

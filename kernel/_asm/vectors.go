@@ -123,32 +123,17 @@ func axpby(v isa) {
 	VBROADCASTSD(arg(Param("beta")), beta)
 	Load(Param("y").Base(), RDX)
 
-	MOVQ(RCX, RBX)
-	SHRQ(Imm(log2(2*v.lanes)), RBX)
-	JZ(LabelRef(v.l(op, v.lanesTag)))
-
-	Label(v.l(op, "loop"))
-	VMULPD(Mem{Base: RDX}, beta, v.r(0))
-	VMULPD(at(RDX, v.bytes()), beta, v.r(1))
-	VFMADD231PD(Mem{Base: RSI}, alpha, v.r(0))
-	VFMADD231PD(at(RSI, v.bytes()), alpha, v.r(1))
-	VMOVUPD(v.r(0), Mem{Base: RDI})
-	VMOVUPD(v.r(1), at(RDI, v.bytes()))
-	ADDQ(U32(2*v.bytes()), RSI)
-	ADDQ(U32(2*v.bytes()), RDX)
-	ADDQ(U32(2*v.bytes()), RDI)
-	DECQ(RBX)
-	JNZ(LabelRef(v.l(op, "loop")))
-
-	Label(v.l(op, v.lanesTag))
-	TESTQ(U32(v.lanes), RCX)
-	JZ(LabelRef(v.l(op, "tail")))
-	VMULPD(Mem{Base: RDX}, beta, v.r(0))
-	VFMADD231PD(Mem{Base: RSI}, alpha, v.r(0))
-	VMOVUPD(v.r(0), Mem{Base: RDI})
-	ADDQ(U32(v.bytes()), RSI)
-	ADDQ(U32(v.bytes()), RDX)
-	ADDQ(U32(v.bytes()), RDI)
+	v.stream(op, "loop", RCX, []GPPhysical{RSI, RDX, RDI}, func(k int) {
+		for i := 0; i < k; i++ {
+			VMULPD(at(RDX, i*v.bytes()), beta, v.r(i))
+		}
+		for i := 0; i < k; i++ {
+			VFMADD231PD(at(RSI, i*v.bytes()), alpha, v.r(i))
+		}
+		for i := 0; i < k; i++ {
+			VMOVUPD(v.r(i), at(RDI, i*v.bytes()))
+		}
+	})
 
 	Label(v.l(op, "tail"))
 	ANDQ(Imm(uint64(v.lanes-1)), RCX)
@@ -241,25 +226,14 @@ func scale(v isa) {
 	Load(Param("x").Base(), RSI)
 	Load(Param("x").Len(), RCX)
 
-	MOVQ(RCX, RBX)
-	SHRQ(Imm(log2(2*v.lanes)), RBX)
-	JZ(LabelRef(v.l(op, v.lanesTag)))
-
-	Label(v.l(op, "loop"))
-	VMULPD(Mem{Base: RSI}, alpha, v.r(0))
-	VMULPD(at(RSI, v.bytes()), alpha, v.r(1))
-	VMOVUPD(v.r(0), Mem{Base: RSI})
-	VMOVUPD(v.r(1), at(RSI, v.bytes()))
-	ADDQ(U32(2*v.bytes()), RSI)
-	DECQ(RBX)
-	JNZ(LabelRef(v.l(op, "loop")))
-
-	Label(v.l(op, v.lanesTag))
-	TESTQ(U32(v.lanes), RCX)
-	JZ(LabelRef(v.l(op, "tail")))
-	VMULPD(Mem{Base: RSI}, alpha, v.r(0))
-	VMOVUPD(v.r(0), Mem{Base: RSI})
-	ADDQ(U32(v.bytes()), RSI)
+	v.stream(op, "loop", RCX, []GPPhysical{RSI}, func(k int) {
+		for i := 0; i < k; i++ {
+			VMULPD(at(RSI, i*v.bytes()), alpha, v.r(i))
+		}
+		for i := 0; i < k; i++ {
+			VMOVUPD(v.r(i), at(RSI, i*v.bytes()))
+		}
+	})
 
 	Label(v.l(op, "tail"))
 	ANDQ(Imm(uint64(v.lanes-1)), RCX)
