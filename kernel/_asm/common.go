@@ -199,3 +199,13 @@ func (v isa) stream(op, loop string, count GPPhysical, ptrs []GPPhysical, block 
 		ADDQ(U32(v.bytes()), p)
 	}
 }
+
+// tail starts the masked tail of kernel op at its label tail: it jumps to
+// label after when len mod lanes (CX) is 0, else sets the mask of the CX
+// lanes left (K1, or mask on AVX2).
+func (v isa) tail(op, after string, mask VecPhysical) {
+	Label(v.l(op, "tail"))
+	ANDQ(Imm(uint64(v.lanes-1)), RCX)
+	JZ(LabelRef(v.l(op, after)))
+	v.tailMask(mask)
+}

@@ -77,10 +77,7 @@ func dot(v isa) {
 	DECQ(RBX)
 	JNZ(LabelRef(v.l(op, v.lanesTag+"_loop")))
 
-	Label(v.l(op, "tail"))
-	ANDQ(Imm(uint64(v.lanes-1)), RCX)
-	JZ(LabelRef(v.l(op, "reduce")))
-	v.tailMask(Y6)
+	v.tail(op, "reduce", Y6)
 	v.load(Mem{Base: RSI}, Y6, v.r(4))
 	v.load(Mem{Base: RDI}, Y6, v.r(5))
 	VFMADD231PD(v.r(5), v.r(4), v.r(1))
@@ -135,10 +132,7 @@ func axpby(v isa) {
 		}
 	})
 
-	Label(v.l(op, "tail"))
-	ANDQ(Imm(uint64(v.lanes-1)), RCX)
-	JZ(LabelRef(v.l(op, "done")))
-	v.tailMask(Y2)
+	v.tail(op, "done", Y2)
 	v.load(Mem{Base: RDX}, Y2, v.r(0))
 	v.load(Mem{Base: RSI}, Y2, v.r(1))
 	VMULPD(beta, v.r(0), v.r(0))
@@ -195,10 +189,7 @@ func rotatePair(v isa) {
 	DECQ(RBX)
 	JNZ(LabelRef(v.l(op, "loop")))
 
-	Label(v.l(op, "tail"))
-	ANDQ(Imm(uint64(v.lanes-1)), RCX)
-	JZ(LabelRef(v.l(op, "done")))
-	v.tailMask(Y2)
+	v.tail(op, "done", Y2)
 	v.load(Mem{Base: RDX}, Y2, v.r(0))
 	v.load(Mem{Base: RSI}, Y2, v.r(1))
 	VMULPD(c, v.r(0), v.r(0))
@@ -235,10 +226,7 @@ func scale(v isa) {
 		}
 	})
 
-	Label(v.l(op, "tail"))
-	ANDQ(Imm(uint64(v.lanes-1)), RCX)
-	JZ(LabelRef(v.l(op, "done")))
-	v.tailMask(Y2)
+	v.tail(op, "done", Y2)
 	v.load(Mem{Base: RSI}, Y2, v.r(0))
 	VMULPD(alpha, v.r(0), v.r(0))
 	v.store(v.r(0), Y2, Mem{Base: RSI})
@@ -329,10 +317,7 @@ func weightedSum(v isa) {
 	DECQ(RBX)
 	JNZ(LabelRef(v.l(op, "block"+one)))
 
-	Label(v.l(op, "tail"))
-	ANDQ(Imm(uint64(v.lanes-1)), RCX)
-	JZ(LabelRef(v.l(op, "done")))
-	v.tailMask(Y2)
+	v.tail(op, "done", Y2)
 	rowsLoop("rowstail", "storetail", 1, func() {
 		v.load(Mem{Base: RAX}, Y2, v.r(1))
 		VFMADD231PD(v.r(1), w, v.r(0))
