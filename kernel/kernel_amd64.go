@@ -1,6 +1,6 @@
 //go:build gc && !purego
 
-//go:generate env GOWORK=off go run -C _asm . -kernels rows -out ../mulvecs_rows_avx512_amd64.s
+//go:generate env GOWORK=off go run -C _asm . -kernels rows -out ../mulvecs_rows_amd64.s
 //go:generate env GOWORK=off go run -C _asm . -kernels vectors -out ../vectors_amd64.s
 //go:generate env GOWORK=off go run -C _asm . -kernels outer -out ../outer_amd64.s
 

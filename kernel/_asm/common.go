@@ -79,11 +79,12 @@ type isa struct {
 	lanes    int    // float64 lanes a register
 	regs     []VecPhysical
 	lanesTag string // "eight" or "four": the label of the one-register step
+	reg      string // "Z" or "Y": the registers' names
 }
 
 var (
-	avx512 = isa{name: "AVX512", label: "512", lanes: 8, regs: zmm, lanesTag: "eight"}
-	avx2   = isa{name: "AVX2", label: "256", lanes: 4, regs: ymm, lanesTag: "four"}
+	avx512 = isa{name: "AVX512", label: "512", lanes: 8, regs: zmm, lanesTag: "eight", reg: "Z"}
+	avx2   = isa{name: "AVX2", label: "256", lanes: 4, regs: ymm, lanesTag: "four", reg: "Y"}
 )
 
 // bytes is the size of a register.

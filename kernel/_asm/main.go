@@ -19,7 +19,7 @@ import (
 
 // sets are the files this command writes, by the name -kernels takes.
 var sets = map[string]func(){
-	"rows":    rowsAVX512,
+	"rows":    rowTiles,
 	"vectors": vectors,
 	"outer":   outer,
 }

@@ -8,13 +8,16 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// rowsAVX512 writes the whole-row AVX-512 tiles of MulVecs
-// (mulvecs_rows_avx512_amd64.s).
-func rowsAVX512() {
+// rowTiles writes the whole-row tiles of MulVecs (mulvecs_rows_amd64.s):
+// 4 rows by 6, 5, 4 and 1 vectors on AVX-512, by 3 and 1 on AVX2.
+func rowTiles() {
+	tailMaskData()
 	for _, v := range []int{6, 5, 4} {
 		tileRows(v)
 	}
-	tileRow1()
+	tileRow1(avx512)
+	tileRows3AVX2()
+	tileRow1(avx2)
 }
 
 // The registers of a whole-row tile: the tile's rows of A (SI) and its
@@ -167,11 +170,19 @@ func tileRows(v int) {
 	RET()
 }
 
-// tileRow1 writes tile4x1AVX512: y[i] = Σ_c a[i*n+c]·x[c] for i < 4.
-func tileRow1() {
-	TEXT("tile4x1AVX512", NOSPLIT, "func(y, a, x []float64, n int)")
-	Comment("y[i] = Σ_c a[i*n+c]·x[c] for i < 4. Two sets of accumulators (Z0-Z3 for",
-		"even 8-column blocks, Z5-Z8 for odd ones) hide the FMA latency.")
+// tileRow1 writes tile4x1<ISA>: y[i] = Σ_c a[i*n+c]·x[c] for i < 4, with
+// two sets of accumulators (registers 0-3 for even blocks of columns, 5-8
+// for odd ones) that hide the FMA latency.
+func tileRow1(v isa) {
+	TEXT(v.fn("tile4x1"), NOSPLIT, "func(y, a, x []float64, n int)")
+	Comment(fmt.Sprintf("y[i] = Σ_c a[i*n+c]·x[c] for i < 4. Two sets of accumulators (%s0-%s3 for", v.reg, v.reg),
+		fmt.Sprintf("even %d-column blocks, %s5-%s8 for odd ones) hide the FMA latency.", v.lanes, v.reg, v.reg))
+	l := func(s string) string {
+		if v.lanes == 4 {
+			return "tile1y_" + s
+		}
+		return "tile1_" + s
+	}
 	Load(Param("y").Base(), out)
 	Load(Param("a").Base(), rows)
 	Load(Param("x").Base(), vecs)
@@ -179,61 +190,125 @@ func tileRow1() {
 	scaleBy8(count, stride)
 	LEAQ(Mem{Base: stride, Index: stride, Scale: 2}, stride3)
 
-	even, odd := []VecPhysical{Z0, Z1, Z2, Z3}, []VecPhysical{Z5, Z6, Z7, Z8}
+	even := []VecPhysical{v.r(0), v.r(1), v.r(2), v.r(3)}
+	odd := []VecPhysical{v.r(5), v.r(6), v.r(7), v.r(8)}
+	xe, xo := v.r(4), v.r(9)
 	for _, z := range append(append([]VecPhysical{}, even...), odd...) {
-		VPXORQ(z, z, z)
+		v.zero(z)
 	}
 
-	Comment("BX = whole 16-column blocks")
+	Comment(fmt.Sprintf("BX = whole %d-column blocks", 2*v.lanes))
 	MOVQ(count, RBX)
-	SHRQ(Imm(4), RBX)
-	JZ(LabelRef("tile1_one"))
+	SHRQ(Imm(log2(2*v.lanes)), RBX)
+	JZ(LabelRef(l("one")))
 
-	Label("tile1_loop")
-	VMOVUPD(Mem{Base: vecs}, Z4)
-	VMOVUPD(Mem{Base: vecs, Disp: 64}, Z9)
+	Label(l("loop"))
+	VMOVUPD(Mem{Base: vecs}, xe)
+	VMOVUPD(at(vecs, v.bytes()), xo)
 	for r, z := range even {
-		VFMADD231PD(strided(rows, r), Z4, z)
+		VFMADD231PD(strided(rows, r), xe, z)
 	}
 	for r, z := range odd {
 		m := strided(rows, r)
-		m.Disp = 64
-		VFMADD231PD(m, Z9, z)
+		m.Disp = v.bytes()
+		VFMADD231PD(m, xo, z)
 	}
-	ADDQ(Imm(128), rows)
-	ADDQ(Imm(128), vecs)
+	ADDQ(U32(2*v.bytes()), rows)
+	ADDQ(U32(2*v.bytes()), vecs)
 	DECQ(RBX)
-	JNZ(LabelRef("tile1_loop"))
+	JNZ(LabelRef(l("loop")))
 
-	Label("tile1_one")
-	Comment("one more block of 8 columns if n mod 16 ≥ 8")
-	TESTQ(U32(8), count)
-	JZ(LabelRef("tile1_tail"))
-	VMOVUPD(Mem{Base: vecs}, Z4)
+	Label(l("one"))
+	Comment(fmt.Sprintf("one more block of %d columns if n mod %d ≥ %d", v.lanes, 2*v.lanes, v.lanes))
+	TESTQ(U32(v.lanes), count)
+	JZ(LabelRef(l("tail")))
+	VMOVUPD(Mem{Base: vecs}, xe)
 	for r, z := range even {
-		VFMADD231PD(strided(rows, r), Z4, z)
+		VFMADD231PD(strided(rows, r), xe, z)
 	}
-	ADDQ(Imm(64), rows)
-	ADDQ(Imm(64), vecs)
+	ADDQ(U32(v.bytes()), rows)
+	ADDQ(U32(v.bytes()), vecs)
 
-	Label("tile1_tail")
-	ANDQ(Imm(7), count)
-	JZ(LabelRef("tile1_reduce"))
-	loadTailMask()
-	VMOVUPD_Z(Mem{Base: vecs}, K1, Z4)
+	Label(l("tail"))
+	ANDQ(Imm(uint64(v.lanes-1)), count)
+	JZ(LabelRef(l("reduce")))
+	v.tailMask(Y10)
+	v.load(Mem{Base: vecs}, Y10, xe)
 	for r, z := range even {
-		VMOVUPD_Z(strided(rows, r), K1, Z9)
-		VFMADD231PD(Z9, Z4, z)
+		v.load(strided(rows, r), Y10, xo)
+		VFMADD231PD(xo, xe, z)
 	}
 
-	Label("tile1_reduce")
+	Label(l("reduce"))
 	for r := range even {
 		VADDPD(odd[r], even[r], even[r])
 	}
-	for _, z := range even {
-		fold512(z)
+	if v.lanes == 8 {
+		for _, z := range even {
+			fold512(z)
+		}
 	}
 	hsum4(ymm[0:4], Mem{Base: out})
+	VZEROUPPER()
+	RET()
+}
+
+// tileRows3AVX2 writes tile4x3AVX2: the 12 accumulators Y0-Y11 hold the
+// 4×3 tile, vector j in Y(4j)..Y(4j+3); per 4 columns it loads 3 vectors of
+// x (Y12-Y14) and 4 rows of A (Y15).
+func tileRows3AVX2() {
+	TEXT("tile4x3AVX2", NOSPLIT, "func(y, a, x []float64, n int)")
+	Comment("The 12 accumulators Y0-Y11 hold the 4×3 tile, vector j in Y(4j)..Y(4j+3);",
+		"per 4 columns it loads 3 vectors of x (Y12-Y14) and 4 rows of A (Y15).")
+	Load(Param("y").Base(), out)
+	Load(Param("a").Base(), rows)
+	Load(Param("x").Base(), vecs)
+	Load(Param("n"), count)
+	scaleBy8(count, stride)
+	LEAQ(Mem{Base: stride, Index: stride, Scale: 2}, stride3)
+	for i := 0; i < 12; i++ {
+		VXORPD(ymm[i], ymm[i], ymm[i])
+	}
+	// acc3 is the accumulator of row r and vector j.
+	acc3 := func(r, j int) VecPhysical { return ymm[4*j+r] }
+
+	Comment("BX = whole 4-column blocks")
+	MOVQ(count, RBX)
+	SHRQ(Imm(2), RBX)
+	JZ(LabelRef("tile3_tail"))
+
+	Label("tile3_loop")
+	for j := 0; j < 3; j++ {
+		VMOVUPD(strided(vecs, j), ymm[12+j])
+	}
+	for r := 0; r < 4; r++ {
+		VMOVUPD(strided(rows, r), Y15)
+		for j := 0; j < 3; j++ {
+			VFMADD231PD(Y15, ymm[12+j], acc3(r, j))
+		}
+	}
+	ADDQ(Imm(32), rows)
+	ADDQ(Imm(32), vecs)
+	DECQ(RBX)
+	JNZ(LabelRef("tile3_loop"))
+
+	Label("tile3_tail")
+	ANDQ(Imm(3), count)
+	JZ(LabelRef("tile3_reduce"))
+	avx2.tailMask(Y12)
+	Comment("the mask in Y12, the row in Y13, each vector of x in Y14 in turn")
+	for r := 0; r < 4; r++ {
+		VMASKMOVPD(strided(rows, r), Y12, Y13)
+		for j := 0; j < 3; j++ {
+			VMASKMOVPD(strided(vecs, j), Y12, Y14)
+			VFMADD231PD(Y14, Y13, acc3(r, j))
+		}
+	}
+
+	Label("tile3_reduce")
+	for j := 0; j < 3; j++ {
+		hsum4(ymm[4*j:4*j+4], strided(out, j))
+	}
 	VZEROUPPER()
 	RET()
 }
