@@ -22,14 +22,15 @@ var sets = map[string]func(){
 	"rows":    rowTiles,
 	"vectors": vectors,
 	"outer":   outer,
+	"dotrows": dotRows,
 }
 
 func main() {
-	set := flag.String("kernels", "", "the set of kernels to write: rows, vectors or outer")
+	set := flag.String("kernels", "", "the set of kernels to write: rows, vectors, outer or dotrows")
 	flag.Parse()
 	write, ok := sets[*set]
 	if !ok {
-		fmt.Fprintf(os.Stderr, "asm: -kernels %q: want rows, vectors or outer\n", *set)
+		fmt.Fprintf(os.Stderr, "asm: -kernels %q: want rows, vectors, outer or dotrows\n", *set)
 		os.Exit(2)
 	}
 	ConstraintExpr("gc,!purego")
