@@ -183,12 +183,7 @@ func tileRow1(v isa) {
 		}
 		return "tile1_" + s
 	}
-	Load(Param("y").Base(), out)
-	Load(Param("a").Base(), rows)
-	Load(Param("x").Base(), vecs)
-	Load(Param("n"), count)
-	scaleBy8(count, stride)
-	LEAQ(Mem{Base: stride, Index: stride, Scale: 2}, stride3)
+	oneGroupStart()
 
 	even := []VecPhysical{v.r(0), v.r(1), v.r(2), v.r(3)}
 	odd := []VecPhysical{v.r(5), v.r(6), v.r(7), v.r(8)}
@@ -260,12 +255,7 @@ func tileRows3AVX2() {
 	TEXT("tile4x3AVX2", NOSPLIT, "func(y, a, x []float64, n int)")
 	Comment("The 12 accumulators Y0-Y11 hold the 4×3 tile, vector j in Y(4j)..Y(4j+3);",
 		"per 4 columns it loads 3 vectors of x (Y12-Y14) and 4 rows of A (Y15).")
-	Load(Param("y").Base(), out)
-	Load(Param("a").Base(), rows)
-	Load(Param("x").Base(), vecs)
-	Load(Param("n"), count)
-	scaleBy8(count, stride)
-	LEAQ(Mem{Base: stride, Index: stride, Scale: 2}, stride3)
+	oneGroupStart()
 	for i := 0; i < 12; i++ {
 		VXORPD(ymm[i], ymm[i], ymm[i])
 	}
@@ -311,4 +301,15 @@ func tileRows3AVX2() {
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// oneGroupStart starts a tile of one group of vectors: y (DX), the rows of
+// a (SI), x (DI), n (CX), NBYTES (R8) and 3·NBYTES (R9).
+func oneGroupStart() {
+	Load(Param("y").Base(), out)
+	Load(Param("a").Base(), rows)
+	Load(Param("x").Base(), vecs)
+	Load(Param("n"), count)
+	scaleBy8(count, stride)
+	LEAQ(Mem{Base: stride, Index: stride, Scale: 2}, stride3)
 }
