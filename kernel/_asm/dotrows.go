@@ -56,17 +56,6 @@ func foldHalves(acc []int) {
 	}
 }
 
-// hsum4Add is hsum4 that adds the four sums to the 4 float64 at m.
-func hsum4Add(a, b, c, d VecPhysical, m Mem) {
-	VHADDPD(b, a, a)
-	VHADDPD(d, c, c)
-	VPERM2F128(Imm(0x20), c, a, b)
-	VPERM2F128(Imm(0x31), c, a, d)
-	VADDPD(d, b, b)
-	VADDPD(m, b, b)
-	VMOVUPD(b, m)
-}
-
 // dotRows4x3 writes dotRows4x3<ISA>(dst, a, b, cols, stride, ldd, pfa,
 // pfb): dst[j*ldd+i] += a_i·b_j for i < 4, j < 3, over cols columns (a
 // multiple of the lanes), one accumulator a pair (row i, vector j in

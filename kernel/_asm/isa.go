@@ -46,13 +46,24 @@ func fold512(z VecPhysical) {
 // b and d then take their low and high 128-bit halves, and b + d is the
 // result.
 func hsum4(y []VecPhysical, m Mem) {
-	a, b, c, d := y[0], y[1], y[2], y[3]
+	VMOVUPD(hsums(y[0], y[1], y[2], y[3]), m)
+}
+
+// hsum4Add is hsum4 that adds the four sums to the 4 float64 at m.
+func hsum4Add(a, b, c, d VecPhysical, m Mem) {
+	s := hsums(a, b, c, d)
+	VADDPD(m, s, s)
+	VMOVUPD(s, m)
+}
+
+// hsums leaves hsum4's four sums in b and returns it.
+func hsums(a, b, c, d VecPhysical) VecPhysical {
 	VHADDPD(b, a, a)
 	VHADDPD(d, c, c)
 	VPERM2F128(Imm(0x20), c, a, b)
 	VPERM2F128(Imm(0x31), c, a, d)
 	VADDPD(d, b, b)
-	VMOVUPD(b, m)
+	return b
 }
 
 // The vector registers by number.
