@@ -23,14 +23,15 @@ var sets = map[string]func(){
 	"vectors": vectors,
 	"outer":   outer,
 	"dotrows": dotRows,
+	"panels":  panelsAVX2,
 }
 
 func main() {
-	set := flag.String("kernels", "", "the set of kernels to write: rows, vectors, outer or dotrows")
+	set := flag.String("kernels", "", "the set of kernels to write: rows, vectors, outer, dotrows or panels")
 	flag.Parse()
 	write, ok := sets[*set]
 	if !ok {
-		fmt.Fprintf(os.Stderr, "asm: -kernels %q: want rows, vectors, outer or dotrows\n", *set)
+		fmt.Fprintf(os.Stderr, "asm: -kernels %q: want rows, vectors, outer, dotrows or panels\n", *set)
 		os.Exit(2)
 	}
 	ConstraintExpr("gc,!purego")

@@ -1,0 +1,327 @@
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// panelsAVX2 writes the column panels of MulVecs on AVX2
+// (mulvecs_panels_avx2_amd64.s): panel4AVX2.
+func panelsAVX2() {
+	panel4AVX2()
+}
+
+// frame is a function's frame of local variables, named by their offset
+// below its top as a hand-written file would name them (x-8(SP) for the
+// slot at 8 bytes below): each is addressed from the hardware stack
+// pointer, size−offset bytes above it, where the assembler puts the
+// symbol's slot, so the instructions are the same either way.
+type frame struct{ size int }
+
+// newFrame reserves size bytes of local variables.
+func newFrame(size int) frame {
+	AllocLocal(size)
+	return frame{size}
+}
+
+// at returns the slot off bytes below the top of the frame.
+func (f frame) at(off int) Mem {
+	return Mem{Base: StackPointer, Disp: f.size - off}
+}
+
+// The frame slots of panel4AVX2, by their offset below the frame's top.
+const (
+	p4ytile     = 8   // the tile's first output in y
+	p4xtb       = 16  // the current block's first packed row
+	p4kleft     = 24  // vectors left to add to y
+	p4tilesleft = 32  // tiles left
+	p4stride    = 48  // a packed row: 8·kp bytes
+	p4kc8       = 56  // kc / 8
+	p4kcrest    = 64  // kc mod 8
+	p4left3     = 72  // blocks of 3 registers left in the tile
+	p4left2     = 80  // blocks of 2
+	p4left1     = 88  // blocks of 1
+	p4kc4       = 104 // the update's steps of 4 columns: kc / 4
+	p4kc4rest   = 112 // kc mod 4
+	p4ptile     = 120 // p at the tile's first row
+	p4umask     = 144 // the mask of the update's kc mod 4 last columns (32 bytes)
+)
+
+// The registers of the AVX2 panels' column loops.
+var (
+	p4col    = R11 // the current column of the tile's first row in A
+	p4tile   = RSI // the tile's first row in A (at the panel's first column)
+	p4row    = R8  // NBYTES: a row of A, a vector of y
+	p4row3   = R9  // 3·NBYTES
+	p4xt     = R12 // the packed row xt[c] of the current block
+	p4stepxt = RAX // its stride 8·kp
+	p4steps  = RBX // column steps left
+	p4next   = RDI // the next tile's first row (prefetched)
+	p4out    = RDX // the block's first output
+)
+
+// p4rowAt addresses row r (0-3) of the tile at column offset d from R11.
+func p4rowAt(r, d int) Mem {
+	switch r {
+	case 0:
+		return Mem{Base: p4col, Disp: d}
+	case 1:
+		return Mem{Base: p4col, Disp: d, Index: p4row, Scale: 1}
+	case 2:
+		return Mem{Base: p4col, Disp: d, Index: p4row, Scale: 2}
+	case 3:
+		return Mem{Base: p4col, Disp: d, Index: p4row3, Scale: 1}
+	}
+	panic(fmt.Sprintf("no row %d in a tile of 4", r))
+}
+
+// p4step writes one column step of a block of J registers at column offset
+// d: J loads of the packed row into Y12…, then per row a broadcast into Y15
+// and J FMAs into that row's accumulators Y(J·r)…Y(J·r+J−1).
+func p4step(J, d int) {
+	for b := 0; b < J; b++ {
+		VMOVUPD(Mem{Base: p4xt, Disp: 32 * b}, ymm[12+b])
+	}
+	for r := 0; r < 4; r++ {
+		VBROADCASTSD(p4rowAt(r, d), Y15)
+		for b := 0; b < J; b++ {
+			VFMADD231PD(ymm[12+b], Y15, ymm[J*r+b])
+		}
+	}
+	ADDQ(p4stepxt, p4xt)
+}
+
+// p4cols writes the column loop of one block of J registers: 8 columns (a
+// cache line of each row, the next tile's line prefetched into L2) a step,
+// then the kc mod 8 rest one column a step.
+func p4cols(f frame, J int) {
+	l := func(s string) string { return fmt.Sprintf("p4_b%d_%s", J, s) }
+	MOVQ(p4tile, p4col)
+	LEAQ(Mem{Base: p4tile, Index: p4row, Scale: 4}, p4next)
+	MOVQ(f.at(p4xtb), p4xt)
+	MOVQ(f.at(p4stride), p4stepxt)
+	MOVQ(f.at(p4kc8), p4steps)
+	TESTQ(p4steps, p4steps)
+	JZ(LabelRef(l("rest")))
+	Label(l("loop"))
+	PREFETCHT1(Mem{Base: p4next})
+	PREFETCHT1(Mem{Base: p4next, Index: p4row, Scale: 1})
+	PREFETCHT1(Mem{Base: p4next, Index: p4row, Scale: 2})
+	PREFETCHT1(Mem{Base: p4next, Index: p4row3, Scale: 1})
+	for d := 0; d < 64; d += 8 {
+		p4step(J, d)
+	}
+	ADDQ(U32(64), p4col)
+	ADDQ(U32(64), p4next)
+	DECQ(p4steps)
+	JNZ(LabelRef(l("loop")))
+	Label(l("rest"))
+	MOVQ(f.at(p4kcrest), p4steps)
+	TESTQ(p4steps, p4steps)
+	JZ(LabelRef(l("done")))
+	Label(l("restloop"))
+	p4step(J, 0)
+	ADDQ(U32(8), p4col)
+	DECQ(p4steps)
+	JNZ(LabelRef(l("restloop")))
+	Label(l("done"))
+}
+
+// p4group adds one group of 4 vectors, the rows' sums in r[0]-r[3], to y:
+// at most the vectors left (kleft), each column of the 4×4 block,
+// transposed in registers, added to 4 rows of one vector; a group past the
+// k vectors (pad lanes only) adds nothing.
+func p4group(f frame, r []VecPhysical, done string) {
+	MOVQ(f.at(p4kleft), RCX)
+	MOVQ(U32(4), RBX)
+	CMPQ(RCX, RBX)
+	CMOVQGT(RBX, RCX)
+	SUBQ(Imm(4), f.at(p4kleft))
+	TESTQ(RCX, RCX)
+	JLE(LabelRef(done))
+	VUNPCKLPD(r[1], r[0], Y12)
+	VUNPCKHPD(r[1], r[0], Y13)
+	VUNPCKLPD(r[3], r[2], Y14)
+	VUNPCKHPD(r[3], r[2], Y15)
+	VPERM2F128(Imm(0x20), Y14, Y12, r[0])
+	VPERM2F128(Imm(0x20), Y15, Y13, r[1])
+	VPERM2F128(Imm(0x31), Y14, Y12, r[2])
+	VPERM2F128(Imm(0x31), Y15, Y13, r[3])
+	for _, z := range r {
+		VADDPD(Mem{Base: p4out}, z, z)
+		VMOVUPD(z, Mem{Base: p4out})
+		ADDQ(p4row, p4out)
+		DECQ(RCX)
+		JZ(LabelRef(done))
+	}
+	Label(done)
+}
+
+// p4update writes the rank-one update of the tile's 4×kc block at SI:
+// a = fma(β·p_r, v, α·a), the operations of scaleAddOuterAVX2 (the same
+// bits), the kc mod 4 last columns under the mask umask (BX p_r, DI the
+// row, R10 rows left, R11 and R12 the columns of the row and of v, CX the
+// steps of 4 columns; Y0, Y1, Y12-Y15 scratch).
+func p4update(f frame) {
+	MOVQ(f.at(p4ptile), RBX)
+	VBROADCASTSD(arg(Param("alpha")), Y14)
+	VMOVSD(arg(Param("beta")), X13)
+	MOVQ(p4tile, RDI)
+	MOVQ(U32(4), R10)
+	Label("p4_upd_row")
+	VMULSD(Mem{Base: RBX}, X13, X0)
+	VBROADCASTSD(X0, Y15)
+	Load(Param("v").Base(), R12)
+	MOVQ(RDI, R11)
+	MOVQ(f.at(p4kc4), RCX)
+	TESTQ(RCX, RCX)
+	JZ(LabelRef("p4_upd_tail"))
+	Label("p4_upd_cols")
+	VMULPD(Mem{Base: R11}, Y14, Y0)
+	VFMADD231PD(Mem{Base: R12}, Y15, Y0)
+	VMOVUPD(Y0, Mem{Base: R11})
+	ADDQ(U32(32), R11)
+	ADDQ(U32(32), R12)
+	DECQ(RCX)
+	JNZ(LabelRef("p4_upd_cols"))
+	Label("p4_upd_tail")
+	CMPQ(f.at(p4kc4rest), Imm(0))
+	JEQ(LabelRef("p4_upd_next"))
+	VMOVDQU(f.at(p4umask), Y12)
+	VMASKMOVPD(Mem{Base: R11}, Y12, Y0)
+	VMASKMOVPD(Mem{Base: R12}, Y12, Y1)
+	VMULPD(Y14, Y0, Y0)
+	VFMADD231PD(Y1, Y15, Y0)
+	VMASKMOVPD(Y0, Y12, Mem{Base: R11})
+	Label("p4_upd_next")
+	ADDQ(Imm(8), RBX)
+	ADDQ(p4row, RDI)
+	DECQ(R10)
+	JNZ(LabelRef("p4_upd_row"))
+	ADDQ(Imm(32), f.at(p4ptile))
+}
+
+// p4block writes the block of J registers: its counter, the accumulators
+// cleared, the column loop, the packed panel moved on by J registers, and
+// the J groups of 4 vectors added to y.
+func p4block(f frame, J int, left int) {
+	Label(fmt.Sprintf("p4_b%d", J))
+	DECQ(f.at(left))
+	for i := 0; i < 4*J; i++ {
+		VXORPD(ymm[i], ymm[i], ymm[i])
+	}
+	p4cols(f, J)
+	ADDQ(U32(32*J), f.at(p4xtb))
+	for g := 0; g < J; g++ {
+		r := []VecPhysical{ymm[g], ymm[J+g], ymm[2*J+g], ymm[3*J+g]}
+		p4group(f, r, fmt.Sprintf("p4_s%d_g%d", J, g))
+	}
+	JMP(LabelRef("p4_block"))
+}
+
+// panel4AVX2 writes panel4AVX2: for each tile of 4 rows, the rank-one
+// update of its block (with update ≠ 0), then each block of J = 3, 2 or 1
+// registers of vectors (g3, g2, g1 of them): the 4×4J sums of the panel's
+// columns, added to y.
+func panel4AVX2() {
+	TEXT("panel4AVX2", NOSPLIT, "func(y, a, xt []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update int)")
+	Comment("MulVecs for large n on AVX2 (without AVX-512): the column panels of",
+		"mulvecs_panels_avx512_amd64.s in 256-bit registers. The caller packs one panel",
+		"of kc columns of the k vectors transposed (xt[c*kp + j] = x[j*n + c0 + c],",
+		"kp = k rounded up to 4, the pad lanes zero). For each tile of 4 rows of A",
+		"the accumulators hold the 4×kp block of partial sums, one row across 4",
+		"vectors a register: per column one A element per row is broadcast and",
+		"multiplied by the packed row xt[c]. The vectors run in blocks of J = 3, 2",
+		"or 1 registers (12, 8 or 4 lanes): a column step of J = 3 is 3 loads and",
+		"4 broadcasts for 12 FMAs, in the 16 registers. The sums are added to y",
+		"once per panel, transposed 4×4 in registers. With the rank-one update",
+		"(UpdateMulVecs), each tile's 4×kc block of A is updated in place just",
+		"before its column loops, so A is read and written once and the block is",
+		"in L1 when the loops read it.")
+	f := newFrame(144)
+
+	Comment("R8 = NBYTES, R9 = 3·NBYTES, SI = a; in the frame the tile's y, the",
+		"tiles left, the packed row's stride 8·kp, kc / 8 and kc mod 8")
+	Load(Param("n"), p4row)
+	SHLQ(Imm(3), p4row)
+	LEAQ(Mem{Base: p4row, Index: p4row, Scale: 2}, p4row3)
+	Load(Param("a").Base(), p4tile)
+	Load(Param("y").Base(), RAX)
+	MOVQ(RAX, f.at(p4ytile))
+	Load(Param("tiles"), RAX)
+	MOVQ(RAX, f.at(p4tilesleft))
+	Load(Param("kp"), RAX)
+	SHLQ(Imm(3), RAX)
+	MOVQ(RAX, f.at(p4stride))
+	Load(Param("kc"), RCX)
+	MOVQ(RCX, RBX)
+	SHRQ(Imm(3), RBX)
+	MOVQ(RBX, f.at(p4kc8))
+	ANDQ(Imm(7), RCX)
+	MOVQ(RCX, f.at(p4kcrest))
+	CMPQ(arg(Param("update")), Imm(0))
+	JEQ(LabelRef("p4_tile"))
+
+	Comment("The update's steps of 4 columns, the mask of the kc mod 4 rest",
+		"(lanes l < rest: rest > l), and p at the first tile.")
+	Load(Param("kc"), RCX)
+	MOVQ(RCX, RBX)
+	SHRQ(Imm(2), RBX)
+	MOVQ(RBX, f.at(p4kc4))
+	ANDQ(Imm(3), RCX)
+	MOVQ(RCX, f.at(p4kc4rest))
+	MOVQ(U32(0x03020100), RAX)
+	VMOVQ(RAX, X1)
+	VPMOVZXBQ(X1, Y1)
+	VMOVQ(RCX, X2)
+	VPBROADCASTQ(X2, Y2)
+	VPCMPGTQ(Y1, Y2, Y12)
+	VMOVDQU(Y12, f.at(p4umask))
+	Load(Param("p").Base(), RAX)
+	MOVQ(RAX, f.at(p4ptile))
+
+	Label("p4_tile")
+	CMPQ(arg(Param("update")), Imm(0))
+	JEQ(LabelRef("p4_blocks_start"))
+	p4update(f)
+
+	Label("p4_blocks_start")
+	Comment("The tile's block counters, the packed panel, the vectors left and",
+		"DX at the tile's first output")
+	for _, s := range []struct {
+		param string
+		slot  int
+	}{{"g3", p4left3}, {"g2", p4left2}, {"g1", p4left1}, {"xt", p4xtb}, {"k", p4kleft}} {
+		c := Param(s.param)
+		if s.param == "xt" {
+			c = c.Base()
+		}
+		m := arg(c)
+		MOVQ(m, RAX)
+		MOVQ(RAX, f.at(s.slot))
+	}
+	MOVQ(f.at(p4ytile), p4out)
+
+	Label("p4_block")
+	for _, b := range []struct{ J, left int }{{3, p4left3}, {2, p4left2}, {1, p4left1}} {
+		CMPQ(f.at(b.left), Imm(0))
+		JNE(LabelRef(fmt.Sprintf("p4_b%d", b.J)))
+	}
+	JMP(LabelRef("p4_tile_next"))
+
+	p4block(f, 3, p4left3)
+	p4block(f, 2, p4left2)
+	p4block(f, 1, p4left1)
+
+	Label("p4_tile_next")
+	Comment("next tile: A 4 rows down, y 4 elements on")
+	LEAQ(Mem{Base: p4tile, Index: p4row, Scale: 4}, p4tile)
+	ADDQ(Imm(32), f.at(p4ytile))
+	DECQ(f.at(p4tilesleft))
+	JNZ(LabelRef("p4_tile"))
+	VZEROUPPER()
+	RET()
+}
