@@ -266,3 +266,826 @@ peak256_loop:
 	JNZ         peak256_loop
 	VZEROUPPER
 	RET
+
+// func scaleAddRankKAVX512(a []float64, n int, rows int, cols int, alpha float64, beta []float64, p []float64, q []float64, k int)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·scaleAddRankKAVX512(SB), NOSPLIT, $136-136
+	// The rank-k update: for each row i, the coefficients c_t = p[t*n+i]·β[t]
+	// (t < k ≤ 16) are rounded once into the frame; then for each block of the
+	// cols columns s = α·a[i*n+j], s = fma(c_t, q[t*n+j], s) for t = 0, 1, …,
+	// k−1. Rows of a, p and q are n apart (cols ≤ n: a panel of columns).
+	// Registers: DI the current columns of the current row, DX rows left, R8
+	// NBYTES, R10 cols, R11 &coef[k] indexed by AX = t−k (from −k up to 0),
+	// R12 &p[i], R13 k, SI &q[0][j], R9 &q[t][j] (&p[t][i] for the
+	// coefficients), BX blocks of columns left (&β[k] for the coefficients),
+	// CX the column tail.
+	// Per row: 64 columns at a time in Z0-Z7, then 16 in Z0, Z1, then 8 in Z0,
+	// then the masked tail (K1, set once); Z30 = [α], Z31 = [c_t]. The frame
+	// holds coef[16] and gap = (n − cols)·8, the bytes from the end of a row's
+	// columns to the start of the next.
+	MOVQ         a_base+0(FP), DI
+	MOVQ         n+24(FP), R8
+	MOVQ         rows+32(FP), DX
+	MOVQ         cols+40(FP), CX
+	VBROADCASTSD alpha+48(FP), Z30
+	MOVQ         p_base+80(FP), R12
+	MOVQ         k+128(FP), R13
+	LEAQ         (SP), R11
+	LEAQ         (R11)(R13*8), R11
+	SHLQ         $0x03, R8
+	MOVQ         CX, R10
+	MOVQ         R8, AX
+	LEAQ         (CX*8), BX
+	SUBQ         BX, AX
+	MOVQ         AX, 128(SP)
+
+	// CX = cols mod 8: the tail, masked
+	ANDQ  $0x07, CX
+	JZ    rk512_rows
+	MOVQ  $0x00000001, AX
+	SHLQ  CL, AX
+	DECQ  AX
+	KMOVW AX, K1
+
+rk512_rows:
+	MOVQ beta_base+56(FP), BX
+	LEAQ (BX)(R13*8), BX
+	MOVQ R12, R9
+	MOVQ R13, AX
+	NEGQ AX
+
+rk512_coefs:
+	VMOVSD (R9), X0
+	VMULSD (BX)(AX*8), X0, X0
+	VMOVSD X0, (R11)(AX*8)
+	ADDQ   R8, R9
+	INCQ   AX
+	JNZ    rk512_coefs
+	ADDQ   $0x08, R12
+	MOVQ   q_base+104(FP), SI
+	MOVQ   R10, BX
+	SHRQ   $0x06, BX
+	JZ     rk512_sixteen
+
+rk512_cols64:
+	// The same columns 4 rows down: the panel visits each row of A for
+	// only cols elements, too short a run for the hardware prefetchers.
+	PREFETCHT0 (DI)(R8*4)
+	PREFETCHT0 64(DI)(R8*4)
+	PREFETCHT0 128(DI)(R8*4)
+	PREFETCHT0 192(DI)(R8*4)
+	PREFETCHT0 256(DI)(R8*4)
+	PREFETCHT0 320(DI)(R8*4)
+	PREFETCHT0 384(DI)(R8*4)
+	PREFETCHT0 448(DI)(R8*4)
+	VMULPD     (DI), Z30, Z0
+	VMULPD     64(DI), Z30, Z1
+	VMULPD     128(DI), Z30, Z2
+	VMULPD     192(DI), Z30, Z3
+	VMULPD     256(DI), Z30, Z4
+	VMULPD     320(DI), Z30, Z5
+	VMULPD     384(DI), Z30, Z6
+	VMULPD     448(DI), Z30, Z7
+	MOVQ       SI, R9
+	MOVQ       R13, AX
+	NEGQ       AX
+
+rk512_terms64:
+	VBROADCASTSD (R11)(AX*8), Z31
+	VFMADD231PD  (R9), Z31, Z0
+	VFMADD231PD  64(R9), Z31, Z1
+	VFMADD231PD  128(R9), Z31, Z2
+	VFMADD231PD  192(R9), Z31, Z3
+	VFMADD231PD  256(R9), Z31, Z4
+	VFMADD231PD  320(R9), Z31, Z5
+	VFMADD231PD  384(R9), Z31, Z6
+	VFMADD231PD  448(R9), Z31, Z7
+	ADDQ         R8, R9
+	INCQ         AX
+	JNZ          rk512_terms64
+	VMOVUPD      Z0, (DI)
+	VMOVUPD      Z1, 64(DI)
+	VMOVUPD      Z2, 128(DI)
+	VMOVUPD      Z3, 192(DI)
+	VMOVUPD      Z4, 256(DI)
+	VMOVUPD      Z5, 320(DI)
+	VMOVUPD      Z6, 384(DI)
+	VMOVUPD      Z7, 448(DI)
+	ADDQ         $0x00000200, SI
+	ADDQ         $0x00000200, DI
+	DECQ         BX
+	JNZ          rk512_cols64
+
+rk512_sixteen:
+	MOVQ R10, BX
+	ANDQ $0x3f, BX
+	SHRQ $0x04, BX
+	JZ   rk512_eight
+
+rk512_cols:
+	VMULPD (DI), Z30, Z0
+	VMULPD 64(DI), Z30, Z1
+	MOVQ   SI, R9
+	MOVQ   R13, AX
+	NEGQ   AX
+
+rk512_terms16:
+	VBROADCASTSD (R11)(AX*8), Z31
+	VFMADD231PD  (R9), Z31, Z0
+	VFMADD231PD  64(R9), Z31, Z1
+	ADDQ         R8, R9
+	INCQ         AX
+	JNZ          rk512_terms16
+	VMOVUPD      Z0, (DI)
+	VMOVUPD      Z1, 64(DI)
+	ADDQ         $0x00000080, SI
+	ADDQ         $0x00000080, DI
+	DECQ         BX
+	JNZ          rk512_cols
+
+rk512_eight:
+	TESTQ  $0x00000008, R10
+	JZ     rk512_tail
+	VMULPD (DI), Z30, Z0
+	MOVQ   SI, R9
+	MOVQ   R13, AX
+	NEGQ   AX
+
+rk512_terms8:
+	VBROADCASTSD (R11)(AX*8), Z31
+	VFMADD231PD  (R9), Z31, Z0
+	ADDQ         R8, R9
+	INCQ         AX
+	JNZ          rk512_terms8
+	VMOVUPD      Z0, (DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000040, DI
+
+rk512_tail:
+	// the last cols mod lanes columns, loads and store masked
+	TESTQ     CX, CX
+	JZ        rk512_next
+	VMOVUPD.Z (DI), K1, Z0
+	VMULPD    Z30, Z0, Z0
+	MOVQ      SI, R9
+	MOVQ      R13, AX
+	NEGQ      AX
+
+rk512_terms_tail:
+	VBROADCASTSD (R11)(AX*8), Z31
+	VMOVUPD.Z    (R9), K1, Z1
+	VFMADD231PD  Z1, Z31, Z0
+	ADDQ         R8, R9
+	INCQ         AX
+	JNZ          rk512_terms_tail
+	VMOVUPD      Z0, K1, (DI)
+	LEAQ         (DI)(CX*8), DI
+
+rk512_next:
+	// the next row
+	ADDQ 128(SP), DI
+	DECQ DX
+	JNZ  rk512_rows
+	VZEROUPPER
+	RET
+
+// func scaleAddRankKAVX2(a []float64, n int, rows int, cols int, alpha float64, beta []float64, p []float64, q []float64, k int)
+// Requires: AVX, FMA3
+TEXT ·scaleAddRankKAVX2(SB), NOSPLIT, $136-136
+	// Per row: 8 columns at a time in Y0, Y1, then 4 in Y0, then the tail
+	// masked by Y12 (set once); Y14 = [α], Y15 = [c_t].
+	MOVQ         a_base+0(FP), DI
+	MOVQ         n+24(FP), R8
+	MOVQ         rows+32(FP), DX
+	MOVQ         cols+40(FP), CX
+	VBROADCASTSD alpha+48(FP), Y14
+	MOVQ         p_base+80(FP), R12
+	MOVQ         k+128(FP), R13
+	LEAQ         (SP), R11
+	LEAQ         (R11)(R13*8), R11
+	SHLQ         $0x03, R8
+	MOVQ         CX, R10
+	MOVQ         R8, AX
+	LEAQ         (CX*8), BX
+	SUBQ         BX, AX
+	MOVQ         AX, 128(SP)
+
+	// CX = cols mod 4: the tail, masked
+	ANDQ    $0x03, CX
+	JZ      rk256_rows
+	MOVQ    CX, R9
+	LEAQ    tailMask<>+32(SB), AX
+	SHLQ    $0x03, R9
+	SUBQ    R9, AX
+	VMOVUPD (AX), Y12
+
+rk256_rows:
+	MOVQ beta_base+56(FP), BX
+	LEAQ (BX)(R13*8), BX
+	MOVQ R12, R9
+	MOVQ R13, AX
+	NEGQ AX
+
+rk256_coefs:
+	VMOVSD (R9), X0
+	VMULSD (BX)(AX*8), X0, X0
+	VMOVSD X0, (R11)(AX*8)
+	ADDQ   R8, R9
+	INCQ   AX
+	JNZ    rk256_coefs
+	ADDQ   $0x08, R12
+	MOVQ   q_base+104(FP), SI
+	MOVQ   R10, BX
+	SHRQ   $0x03, BX
+	JZ     rk256_four
+
+rk256_cols:
+	VMULPD (DI), Y14, Y0
+	VMULPD 32(DI), Y14, Y1
+	MOVQ   SI, R9
+	MOVQ   R13, AX
+	NEGQ   AX
+
+rk256_terms8:
+	VBROADCASTSD (R11)(AX*8), Y15
+	VFMADD231PD  (R9), Y15, Y0
+	VFMADD231PD  32(R9), Y15, Y1
+	ADDQ         R8, R9
+	INCQ         AX
+	JNZ          rk256_terms8
+	VMOVUPD      Y0, (DI)
+	VMOVUPD      Y1, 32(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000040, DI
+	DECQ         BX
+	JNZ          rk256_cols
+
+rk256_four:
+	TESTQ  $0x00000004, R10
+	JZ     rk256_tail
+	VMULPD (DI), Y14, Y0
+	MOVQ   SI, R9
+	MOVQ   R13, AX
+	NEGQ   AX
+
+rk256_terms4:
+	VBROADCASTSD (R11)(AX*8), Y15
+	VFMADD231PD  (R9), Y15, Y0
+	ADDQ         R8, R9
+	INCQ         AX
+	JNZ          rk256_terms4
+	VMOVUPD      Y0, (DI)
+	ADDQ         $0x00000020, SI
+	ADDQ         $0x00000020, DI
+
+rk256_tail:
+	// the last cols mod lanes columns, loads and store masked
+	TESTQ      CX, CX
+	JZ         rk256_next
+	VMASKMOVPD (DI), Y12, Y0
+	VMULPD     Y14, Y0, Y0
+	MOVQ       SI, R9
+	MOVQ       R13, AX
+	NEGQ       AX
+
+rk256_terms_tail:
+	VBROADCASTSD (R11)(AX*8), Y15
+	VMASKMOVPD   (R9), Y12, Y1
+	VFMADD231PD  Y1, Y15, Y0
+	ADDQ         R8, R9
+	INCQ         AX
+	JNZ          rk256_terms_tail
+	VMASKMOVPD   Y0, Y12, (DI)
+	LEAQ         (DI)(CX*8), DI
+
+rk256_next:
+	// the next row
+	ADDQ 128(SP), DI
+	DECQ DX
+	JNZ  rk256_rows
+	VZEROUPPER
+	RET
+
+// func scaleAddRankK4AVX512(a []float64, n int, rows int, cols int, alpha float64, beta []float64, p []float64, q []float64, k int)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·scaleAddRankK4AVX512(SB), NOSPLIT, $536-136
+	// scaleAddRankKAVX512 for rows a multiple of 4: register tiles of 4 rows ×
+	// 32 columns (16 accumulators), so that each term's 4 registers of q serve
+	// 4 rows (8 loads for 16 FMAs, against 9 for 8 row by row); the columns
+	// past the last block of 32 in tiles of 4 rows × 8 and a masked tail (K1).
+	// The same operations in the same order per element: the same bits.
+	// Z30 = [α], Z0-Z15 the tile (row r in Z4r-Z4r+3), Z16-Z19 q_t's 32
+	// columns, Z20-Z23 the rows' c_t.
+	MOVQ beta_base+56(FP), AX
+	MOVQ AX, (SP)
+	MOVQ a_base+0(FP), DI
+	MOVQ n+24(FP), R8
+	SHLQ $0x03, R8
+	MOVQ rows+32(FP), DX
+
+	// DX = groups of 4 rows
+	SHRQ         $0x02, DX
+	VBROADCASTSD alpha+48(FP), Z30
+	MOVQ         p_base+80(FP), R12
+	MOVQ         k+128(FP), R13
+	MOVQ         cols+40(FP), R10
+	MOVQ         R10, AX
+	ANDQ         $-8, AX
+	SHLQ         $0x03, AX
+	MOVQ         R8, BX
+	SHLQ         $0x02, BX
+	SUBQ         AX, BX
+	MOVQ         BX, 528(SP)
+	MOVQ         R10, CX
+
+	// CX = cols mod 8: the tail, masked
+	ANDQ  $0x07, CX
+	JZ    rk4_nomask
+	MOVQ  $0x00000001, AX
+	SHLQ  CL, AX
+	DECQ  AX
+	KMOVW AX, K1
+
+rk4_nomask:
+	// R10 = blocks of 32 columns
+	SHRQ $0x05, R10
+
+rk4_group:
+	// coef[r*16 + t] = β[t]·p[t*n + i+r] for the 4 rows r, t < k; R12 moves
+	// on 4 rows, then holds row 2 (p's pointer waits in the frame)
+	LEAQ 16(SP), R11
+	LEAQ (R11)(R13*8), R11
+	MOVQ (SP), BX
+	LEAQ (BX)(R13*8), BX
+	MOVQ R12, R9
+	MOVQ R13, AX
+	NEGQ AX
+
+rk4_coefs0:
+	VMOVSD (R9), X0
+	VMULSD (BX)(AX*8), X0, X0
+	VMOVSD X0, (R11)(AX*8)
+	ADDQ   R8, R9
+	INCQ   AX
+	JNZ    rk4_coefs0
+	ADDQ   $0x08, R12
+	ADDQ   $0x00000080, R11
+	MOVQ   (SP), BX
+	LEAQ   (BX)(R13*8), BX
+	MOVQ   R12, R9
+	MOVQ   R13, AX
+	NEGQ   AX
+
+rk4_coefs1:
+	VMOVSD (R9), X0
+	VMULSD (BX)(AX*8), X0, X0
+	VMOVSD X0, (R11)(AX*8)
+	ADDQ   R8, R9
+	INCQ   AX
+	JNZ    rk4_coefs1
+	ADDQ   $0x08, R12
+	ADDQ   $0x00000080, R11
+	MOVQ   (SP), BX
+	LEAQ   (BX)(R13*8), BX
+	MOVQ   R12, R9
+	MOVQ   R13, AX
+	NEGQ   AX
+
+rk4_coefs2:
+	VMOVSD (R9), X0
+	VMULSD (BX)(AX*8), X0, X0
+	VMOVSD X0, (R11)(AX*8)
+	ADDQ   R8, R9
+	INCQ   AX
+	JNZ    rk4_coefs2
+	ADDQ   $0x08, R12
+	ADDQ   $0x00000080, R11
+	MOVQ   (SP), BX
+	LEAQ   (BX)(R13*8), BX
+	MOVQ   R12, R9
+	MOVQ   R13, AX
+	NEGQ   AX
+
+rk4_coefs3:
+	VMOVSD (R9), X0
+	VMULSD (BX)(AX*8), X0, X0
+	VMOVSD X0, (R11)(AX*8)
+	ADDQ   R8, R9
+	INCQ   AX
+	JNZ    rk4_coefs3
+	ADDQ   $0x08, R12
+	SUBQ   $0x00000180, R11
+	MOVQ   R12, 8(SP)
+	LEAQ   (DI)(R8*2), R12
+	MOVQ   q_base+104(FP), SI
+	MOVQ   R10, BX
+	TESTQ  BX, BX
+	JZ     rk4_eights
+
+rk4_cols:
+	VMULPD (DI), Z30, Z0
+	VMULPD 64(DI), Z30, Z1
+	VMULPD 128(DI), Z30, Z2
+	VMULPD 192(DI), Z30, Z3
+	VMULPD (DI)(R8*1), Z30, Z4
+	VMULPD 64(DI)(R8*1), Z30, Z5
+	VMULPD 128(DI)(R8*1), Z30, Z6
+	VMULPD 192(DI)(R8*1), Z30, Z7
+	VMULPD (R12), Z30, Z8
+	VMULPD 64(R12), Z30, Z9
+	VMULPD 128(R12), Z30, Z10
+	VMULPD 192(R12), Z30, Z11
+	VMULPD (R12)(R8*1), Z30, Z12
+	VMULPD 64(R12)(R8*1), Z30, Z13
+	VMULPD 128(R12)(R8*1), Z30, Z14
+	VMULPD 192(R12)(R8*1), Z30, Z15
+
+	// the same columns of the next 4 rows, two rows at a time
+	LEAQ       (DI)(R8*4), R9
+	PREFETCHT0 (R9)
+	PREFETCHT0 64(R9)
+	PREFETCHT0 128(R9)
+	PREFETCHT0 192(R9)
+	PREFETCHT0 (R9)(R8*1)
+	PREFETCHT0 64(R9)(R8*1)
+	PREFETCHT0 128(R9)(R8*1)
+	PREFETCHT0 192(R9)(R8*1)
+	LEAQ       (R12)(R8*4), R9
+	PREFETCHT0 (R9)
+	PREFETCHT0 64(R9)
+	PREFETCHT0 128(R9)
+	PREFETCHT0 192(R9)
+	PREFETCHT0 (R9)(R8*1)
+	PREFETCHT0 64(R9)(R8*1)
+	PREFETCHT0 128(R9)(R8*1)
+	PREFETCHT0 192(R9)(R8*1)
+	MOVQ       SI, R9
+	MOVQ       R13, AX
+	NEGQ       AX
+
+rk4_terms:
+	VMOVUPD      (R9), Z16
+	VMOVUPD      64(R9), Z17
+	VMOVUPD      128(R9), Z18
+	VMOVUPD      192(R9), Z19
+	VBROADCASTSD (R11)(AX*8), Z20
+	VFMADD231PD  Z16, Z20, Z0
+	VFMADD231PD  Z17, Z20, Z1
+	VFMADD231PD  Z18, Z20, Z2
+	VFMADD231PD  Z19, Z20, Z3
+	VBROADCASTSD 128(R11)(AX*8), Z21
+	VFMADD231PD  Z16, Z21, Z4
+	VFMADD231PD  Z17, Z21, Z5
+	VFMADD231PD  Z18, Z21, Z6
+	VFMADD231PD  Z19, Z21, Z7
+	VBROADCASTSD 256(R11)(AX*8), Z22
+	VFMADD231PD  Z16, Z22, Z8
+	VFMADD231PD  Z17, Z22, Z9
+	VFMADD231PD  Z18, Z22, Z10
+	VFMADD231PD  Z19, Z22, Z11
+	VBROADCASTSD 384(R11)(AX*8), Z23
+	VFMADD231PD  Z16, Z23, Z12
+	VFMADD231PD  Z17, Z23, Z13
+	VFMADD231PD  Z18, Z23, Z14
+	VFMADD231PD  Z19, Z23, Z15
+	ADDQ         R8, R9
+	INCQ         AX
+	JNZ          rk4_terms
+	VMOVUPD      Z0, (DI)
+	VMOVUPD      Z1, 64(DI)
+	VMOVUPD      Z2, 128(DI)
+	VMOVUPD      Z3, 192(DI)
+	VMOVUPD      Z4, (DI)(R8*1)
+	VMOVUPD      Z5, 64(DI)(R8*1)
+	VMOVUPD      Z6, 128(DI)(R8*1)
+	VMOVUPD      Z7, 192(DI)(R8*1)
+	VMOVUPD      Z8, (R12)
+	VMOVUPD      Z9, 64(R12)
+	VMOVUPD      Z10, 128(R12)
+	VMOVUPD      Z11, 192(R12)
+	VMOVUPD      Z12, (R12)(R8*1)
+	VMOVUPD      Z13, 64(R12)(R8*1)
+	VMOVUPD      Z14, 128(R12)(R8*1)
+	VMOVUPD      Z15, 192(R12)(R8*1)
+	ADDQ         $0x00000100, SI
+	ADDQ         $0x00000100, DI
+	ADDQ         $0x00000100, R12
+	DECQ         BX
+	JNZ          rk4_cols
+
+rk4_eights:
+	// The columns left: blocks of 8 (one register a row), then the
+	// masked tail.
+	MOVQ cols+40(FP), BX
+	ANDQ $0x1f, BX
+	SHRQ $0x03, BX
+	JZ   rk4_tail
+
+rk4_eight:
+	VMULPD (DI), Z30, Z0
+	VMULPD (DI)(R8*1), Z30, Z4
+	VMULPD (R12), Z30, Z8
+	VMULPD (R12)(R8*1), Z30, Z12
+	MOVQ   SI, R9
+	MOVQ   R13, AX
+	NEGQ   AX
+
+rk4_terms8:
+	VMOVUPD      (R9), Z16
+	VBROADCASTSD (R11)(AX*8), Z20
+	VFMADD231PD  Z16, Z20, Z0
+	VBROADCASTSD 128(R11)(AX*8), Z21
+	VFMADD231PD  Z16, Z21, Z4
+	VBROADCASTSD 256(R11)(AX*8), Z22
+	VFMADD231PD  Z16, Z22, Z8
+	VBROADCASTSD 384(R11)(AX*8), Z23
+	VFMADD231PD  Z16, Z23, Z12
+	ADDQ         R8, R9
+	INCQ         AX
+	JNZ          rk4_terms8
+	VMOVUPD      Z0, (DI)
+	VMOVUPD      Z4, (DI)(R8*1)
+	VMOVUPD      Z8, (R12)
+	VMOVUPD      Z12, (R12)(R8*1)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000040, DI
+	ADDQ         $0x00000040, R12
+	DECQ         BX
+	JNZ          rk4_eight
+
+rk4_tail:
+	TESTQ     CX, CX
+	JZ        rk4_next
+	VMOVUPD.Z (DI), K1, Z0
+	VMOVUPD.Z (DI)(R8*1), K1, Z4
+	VMOVUPD.Z (R12), K1, Z8
+	VMOVUPD.Z (R12)(R8*1), K1, Z12
+	VMULPD    Z30, Z0, Z0
+	VMULPD    Z30, Z4, Z4
+	VMULPD    Z30, Z8, Z8
+	VMULPD    Z30, Z12, Z12
+	MOVQ      SI, R9
+	MOVQ      R13, AX
+	NEGQ      AX
+
+rk4_terms_tail:
+	VMOVUPD.Z    (R9), K1, Z16
+	VBROADCASTSD (R11)(AX*8), Z20
+	VFMADD231PD  Z16, Z20, Z0
+	VBROADCASTSD 128(R11)(AX*8), Z21
+	VFMADD231PD  Z16, Z21, Z4
+	VBROADCASTSD 256(R11)(AX*8), Z22
+	VFMADD231PD  Z16, Z22, Z8
+	VBROADCASTSD 384(R11)(AX*8), Z23
+	VFMADD231PD  Z16, Z23, Z12
+	ADDQ         R8, R9
+	INCQ         AX
+	JNZ          rk4_terms_tail
+	VMOVUPD      Z0, K1, (DI)
+	VMOVUPD      Z4, K1, (DI)(R8*1)
+	VMOVUPD      Z8, K1, (R12)
+	VMOVUPD      Z12, K1, (R12)(R8*1)
+
+rk4_next:
+	MOVQ 8(SP), R12
+	ADDQ 528(SP), DI
+	DECQ DX
+	JNZ  rk4_group
+	VZEROUPPER
+	RET
+
+// func scaleAddRankK4AVX2(a []float64, n int, rows int, cols int, alpha float64, beta []float64, p []float64, q []float64, k int)
+// Requires: AVX, FMA3
+TEXT ·scaleAddRankK4AVX2(SB), NOSPLIT, $536-136
+	// scaleAddRankKAVX2 for rows a multiple of 4 (≥ 4): register tiles of 4
+	// rows × 8 columns (8 accumulators: eight independent chains of fused
+	// multiply-adds where a row alone has two), then 4 × 4 and the masked tail
+	// (Y12). The same operations in the same order per element: the same bits.
+	// The registers and the frame as in scaleAddRankK4AVX512, with R10 the
+	// blocks of 8 columns, Y14 = [α], Y0-Y7 the tile (row r in Y2r, Y2r+1),
+	// Y8-Y9 q_t's columns and Y10, Y11, Y13, Y15 the rows' c_t.
+	MOVQ beta_base+56(FP), AX
+	MOVQ AX, (SP)
+	MOVQ a_base+0(FP), DI
+	MOVQ n+24(FP), R8
+	SHLQ $0x03, R8
+	MOVQ rows+32(FP), DX
+
+	// DX = groups of 4 rows
+	SHRQ         $0x02, DX
+	VBROADCASTSD alpha+48(FP), Y14
+	MOVQ         p_base+80(FP), R12
+	MOVQ         k+128(FP), R13
+	MOVQ         cols+40(FP), R10
+	MOVQ         R10, AX
+	ANDQ         $-4, AX
+	SHLQ         $0x03, AX
+	MOVQ         R8, BX
+	SHLQ         $0x02, BX
+	SUBQ         AX, BX
+	MOVQ         BX, 528(SP)
+	MOVQ         R10, CX
+
+	// CX = cols mod 4: the tail, masked
+	ANDQ    $0x03, CX
+	JZ      rk4y_nomask
+	MOVQ    CX, R9
+	LEAQ    tailMask<>+32(SB), AX
+	SHLQ    $0x03, R9
+	SUBQ    R9, AX
+	VMOVUPD (AX), Y12
+
+rk4y_nomask:
+	// R10 = blocks of 8 columns
+	SHRQ $0x03, R10
+
+rk4y_group:
+	// coef[r*16 + t] = β[t]·p[t*n + i+r] for the 4 rows r, t < k; R12 moves
+	// on 4 rows, then holds row 2 (p's pointer waits in the frame)
+	LEAQ 16(SP), R11
+	LEAQ (R11)(R13*8), R11
+	MOVQ (SP), BX
+	LEAQ (BX)(R13*8), BX
+	MOVQ R12, R9
+	MOVQ R13, AX
+	NEGQ AX
+
+rk4y_coefs0:
+	VMOVSD (R9), X0
+	VMULSD (BX)(AX*8), X0, X0
+	VMOVSD X0, (R11)(AX*8)
+	ADDQ   R8, R9
+	INCQ   AX
+	JNZ    rk4y_coefs0
+	ADDQ   $0x08, R12
+	ADDQ   $0x00000080, R11
+	MOVQ   (SP), BX
+	LEAQ   (BX)(R13*8), BX
+	MOVQ   R12, R9
+	MOVQ   R13, AX
+	NEGQ   AX
+
+rk4y_coefs1:
+	VMOVSD (R9), X0
+	VMULSD (BX)(AX*8), X0, X0
+	VMOVSD X0, (R11)(AX*8)
+	ADDQ   R8, R9
+	INCQ   AX
+	JNZ    rk4y_coefs1
+	ADDQ   $0x08, R12
+	ADDQ   $0x00000080, R11
+	MOVQ   (SP), BX
+	LEAQ   (BX)(R13*8), BX
+	MOVQ   R12, R9
+	MOVQ   R13, AX
+	NEGQ   AX
+
+rk4y_coefs2:
+	VMOVSD (R9), X0
+	VMULSD (BX)(AX*8), X0, X0
+	VMOVSD X0, (R11)(AX*8)
+	ADDQ   R8, R9
+	INCQ   AX
+	JNZ    rk4y_coefs2
+	ADDQ   $0x08, R12
+	ADDQ   $0x00000080, R11
+	MOVQ   (SP), BX
+	LEAQ   (BX)(R13*8), BX
+	MOVQ   R12, R9
+	MOVQ   R13, AX
+	NEGQ   AX
+
+rk4y_coefs3:
+	VMOVSD (R9), X0
+	VMULSD (BX)(AX*8), X0, X0
+	VMOVSD X0, (R11)(AX*8)
+	ADDQ   R8, R9
+	INCQ   AX
+	JNZ    rk4y_coefs3
+	ADDQ   $0x08, R12
+	SUBQ   $0x00000180, R11
+	MOVQ   R12, 8(SP)
+	LEAQ   (DI)(R8*2), R12
+	MOVQ   q_base+104(FP), SI
+	MOVQ   R10, BX
+	TESTQ  BX, BX
+	JZ     rk4y_four
+
+rk4y_cols:
+	VMULPD (DI), Y14, Y0
+	VMULPD 32(DI), Y14, Y1
+	VMULPD (DI)(R8*1), Y14, Y2
+	VMULPD 32(DI)(R8*1), Y14, Y3
+	VMULPD (R12), Y14, Y4
+	VMULPD 32(R12), Y14, Y5
+	VMULPD (R12)(R8*1), Y14, Y6
+	VMULPD 32(R12)(R8*1), Y14, Y7
+	MOVQ   SI, R9
+	MOVQ   R13, AX
+	NEGQ   AX
+
+rk4y_terms8:
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), Y9
+	VBROADCASTSD (R11)(AX*8), Y10
+	VFMADD231PD  Y8, Y10, Y0
+	VBROADCASTSD 128(R11)(AX*8), Y11
+	VFMADD231PD  Y8, Y11, Y2
+	VBROADCASTSD 256(R11)(AX*8), Y13
+	VFMADD231PD  Y8, Y13, Y4
+	VBROADCASTSD 384(R11)(AX*8), Y15
+	VFMADD231PD  Y8, Y15, Y6
+	VFMADD231PD  Y9, Y10, Y1
+	VFMADD231PD  Y9, Y11, Y3
+	VFMADD231PD  Y9, Y13, Y5
+	VFMADD231PD  Y9, Y15, Y7
+	ADDQ         R8, R9
+	INCQ         AX
+	JNZ          rk4y_terms8
+	VMOVUPD      Y0, (DI)
+	VMOVUPD      Y1, 32(DI)
+	VMOVUPD      Y2, (DI)(R8*1)
+	VMOVUPD      Y3, 32(DI)(R8*1)
+	VMOVUPD      Y4, (R12)
+	VMOVUPD      Y5, 32(R12)
+	VMOVUPD      Y6, (R12)(R8*1)
+	VMOVUPD      Y7, 32(R12)(R8*1)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000040, DI
+	ADDQ         $0x00000040, R12
+	DECQ         BX
+	JNZ          rk4y_cols
+
+rk4y_four:
+	MOVQ   cols+40(FP), BX
+	TESTQ  $0x00000004, BX
+	JZ     rk4y_tail
+	VMULPD (DI), Y14, Y0
+	VMULPD (DI)(R8*1), Y14, Y2
+	VMULPD (R12), Y14, Y4
+	VMULPD (R12)(R8*1), Y14, Y6
+	MOVQ   SI, R9
+	MOVQ   R13, AX
+	NEGQ   AX
+
+rk4y_terms4:
+	VMOVUPD      (R9), Y8
+	VBROADCASTSD (R11)(AX*8), Y10
+	VFMADD231PD  Y8, Y10, Y0
+	VBROADCASTSD 128(R11)(AX*8), Y11
+	VFMADD231PD  Y8, Y11, Y2
+	VBROADCASTSD 256(R11)(AX*8), Y13
+	VFMADD231PD  Y8, Y13, Y4
+	VBROADCASTSD 384(R11)(AX*8), Y15
+	VFMADD231PD  Y8, Y15, Y6
+	ADDQ         R8, R9
+	INCQ         AX
+	JNZ          rk4y_terms4
+	VMOVUPD      Y0, (DI)
+	VMOVUPD      Y2, (DI)(R8*1)
+	VMOVUPD      Y4, (R12)
+	VMOVUPD      Y6, (R12)(R8*1)
+	ADDQ         $0x00000020, SI
+	ADDQ         $0x00000020, DI
+	ADDQ         $0x00000020, R12
+
+rk4y_tail:
+	TESTQ      CX, CX
+	JZ         rk4y_next
+	VMASKMOVPD (DI), Y12, Y0
+	VMASKMOVPD (DI)(R8*1), Y12, Y2
+	VMASKMOVPD (R12), Y12, Y4
+	VMASKMOVPD (R12)(R8*1), Y12, Y6
+	VMULPD     Y14, Y0, Y0
+	VMULPD     Y14, Y2, Y2
+	VMULPD     Y14, Y4, Y4
+	VMULPD     Y14, Y6, Y6
+	MOVQ       SI, R9
+	MOVQ       R13, AX
+	NEGQ       AX
+
+rk4y_terms_tail:
+	VMASKMOVPD   (R9), Y12, Y8
+	VBROADCASTSD (R11)(AX*8), Y10
+	VFMADD231PD  Y8, Y10, Y0
+	VBROADCASTSD 128(R11)(AX*8), Y11
+	VFMADD231PD  Y8, Y11, Y2
+	VBROADCASTSD 256(R11)(AX*8), Y13
+	VFMADD231PD  Y8, Y13, Y4
+	VBROADCASTSD 384(R11)(AX*8), Y15
+	VFMADD231PD  Y8, Y15, Y6
+	ADDQ         R8, R9
+	INCQ         AX
+	JNZ          rk4y_terms_tail
+	VMASKMOVPD   Y0, Y12, (DI)
+	VMASKMOVPD   Y2, Y12, (DI)(R8*1)
+	VMASKMOVPD   Y4, Y12, (R12)
+	VMASKMOVPD   Y6, Y12, (R12)(R8*1)
+
+rk4y_next:
+	MOVQ 8(SP), R12
+	ADDQ 528(SP), DI
+	DECQ DX
+	JNZ  rk4y_group
+	VZEROUPPER
+	RET

@@ -6,8 +6,9 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// outer writes the rank-one update scaleAddOuter and the FMA peak's loop
-// fmaPeak on both paths (outer_amd64.s).
+// outer writes the rank-one update scaleAddOuter, the FMA peak's loop
+// fmaPeak and the rank-k updates scaleAddRankK and scaleAddRankK4 on both
+// paths (outer_amd64.s).
 func outer() {
 	tailMaskData()
 	for _, v := range []isa{avx512, avx2} {
@@ -16,6 +17,7 @@ func outer() {
 	for _, v := range []isa{avx512, avx2} {
 		fmaPeak(v)
 	}
+	rankK()
 }
 
 // scaleAddOuter writes scaleAddOuter<ISA>(a, n, rows, alpha, beta, p, v):
