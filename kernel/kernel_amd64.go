@@ -4,7 +4,8 @@
 //go:generate env GOWORK=off go run -C _asm . -kernels vectors -out ../vectors_amd64.s
 //go:generate env GOWORK=off go run -C _asm . -kernels outer -out ../outer_amd64.s
 //go:generate env GOWORK=off go run -C _asm . -kernels dotrows -out ../dotrows4_amd64.s
-//go:generate env GOWORK=off go run -C _asm . -kernels panels -out ../mulvecs_panels_avx2_amd64.s
+//go:generate env GOWORK=off go run -C _asm . -kernels panels_avx2 -out ../mulvecs_panels_avx2_amd64.s
+//go:generate env GOWORK=off go run -C _asm . -kernels panels_avx512 -out ../mulvecs_panels_avx512_amd64.s
 
 package kernel
 

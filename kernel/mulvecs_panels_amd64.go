@@ -43,7 +43,8 @@ const panelWideN = 512
 const panelACols = 512
 
 // panelAStride is the row stride, in float64s, of the copies of a tile's
-// block of A (APS in mulvecs_panels_avx512_amd64.s): 65 cache lines, an odd number, so that
+// block of A (aps, in bytes, in kernel/_asm, which writes
+// mulvecs_panels_avx512_amd64.s): 65 cache lines, an odd number, so that
 // the 8 rows of a copy fall into 8 different sets of L1 (the rows of A
 // itself share one set when n is a multiple of 64).
 const panelAStride = 520

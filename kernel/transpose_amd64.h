@@ -1,7 +1,9 @@
 // In-register transposes of 8×8 (and 6×8) blocks of float64 in zmm
 // registers, for the AVX-512 kernels that sum in broadcast form and need
-// the results (or the operands) the other way round: mulvecs_panels_avx512_amd64.s,
-// mulvecs_small_avx512_amd64.s. Z24-Z31 hold the result and are scratch throughout.
+// the results (or the operands) the other way round: here for
+// mulvecs_small_avx512_amd64.s; the generated column panels
+// (mulvecs_panels_avx512_amd64.s) have the same sequences from kernel/_asm
+// (transpose.go). Z24-Z31 hold the result and are scratch throughout.
 
 // UNPACK6 and SHUF4 are the steps that TRANSPOSE8 and TRANSPOSE6 share:
 // UNPACK6 pairs rows 0-5 (even columns of r0 and r1 into Z24, odd into

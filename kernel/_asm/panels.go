@@ -50,6 +50,88 @@ const (
 	p4umask     = 144 // the mask of the update's kc mod 4 last columns (32 bytes)
 )
 
+// p4slots are the frame slots of panel4AVX2 that the panels share.
+var p4slots = panelSlots{ytile: p4ytile, tilesleft: p4tilesleft, stride: p4stride, kc8: p4kc8, kcrest: p4kcrest,
+	left3: p4left3, left2: p4left2, left1: p4left1, xtb: p4xtb, kleft: p4kleft}
+
+// panelSlots names the frame slots every panel kernel keeps, by their
+// offset below the frame's top: the tile's first output (ytile), the tiles
+// left, the packed row's stride 8·kp, kc / 8 and kc mod 8, the tile's
+// blocks of 3, 2 and 1 registers left, the current block's first packed row
+// (xtb) and the vectors left to add to y (kleft).
+type panelSlots struct {
+	ytile, tilesleft, stride, kc8, kcrest int
+	left3, left2, left1, xtb, kleft       int
+}
+
+// panelsStart loads what every panel kernel keeps from its arguments: R8 =
+// NBYTES (n·8, a row of A), R9 = 3·NBYTES, SI = a (the first tile's first
+// row), and in the frame ytile = y, tilesleft = tiles, stride = 8·kp, kc8 =
+// kc/8 and kcrest = kc mod 8, which it leaves in CX with the flags set by it
+// (ZF when 0). AX and BX scratch.
+func panelsStart(f frame, s panelSlots) {
+	Comment("R8 = NBYTES, R9 = 3·NBYTES, SI = a; in the frame the tile's y, the",
+		"tiles left, the packed row's stride 8·kp, kc / 8 and kc mod 8 (in CX)")
+	Load(Param("n"), R8)
+	SHLQ(Imm(3), R8)
+	LEAQ(Mem{Base: R8, Index: R8, Scale: 2}, R9)
+	Load(Param("a").Base(), RSI)
+	Load(Param("y").Base(), RAX)
+	MOVQ(RAX, f.at(s.ytile))
+	Load(Param("tiles"), RAX)
+	MOVQ(RAX, f.at(s.tilesleft))
+	Load(Param("kp"), RAX)
+	SHLQ(Imm(3), RAX)
+	MOVQ(RAX, f.at(s.stride))
+	Load(Param("kc"), RCX)
+	MOVQ(RCX, RBX)
+	SHRQ(Imm(3), RBX)
+	MOVQ(RBX, f.at(s.kc8))
+	ANDQ(Imm(7), RCX)
+	MOVQ(RCX, f.at(s.kcrest))
+}
+
+// blocksStart sets the tile's block counters from the arguments g3, g2
+// and g1, points xtb at the packed panel xt and kleft at the vector count
+// k, and DX at the tile's first output (AX scratch).
+func blocksStart(f frame, s panelSlots) {
+	Comment("The tile's block counters, the packed panel, the vectors left and",
+		"DX at the tile's first output")
+	for _, a := range []struct {
+		param string
+		slot  int
+	}{{"g3", s.left3}, {"g2", s.left2}, {"g1", s.left1}, {"xt", s.xtb}, {"k", s.kleft}} {
+		c := Param(a.param)
+		if a.param == "xt" {
+			c = c.Base()
+		}
+		MOVQ(arg(c), RAX)
+		MOVQ(RAX, f.at(a.slot))
+	}
+	MOVQ(f.at(s.ytile), RDX)
+}
+
+// nextBlock jumps to b3, b2 or b1 for the tile's next block (the first
+// counter of left3, left2, left1 not yet zero), or to done after the last.
+func nextBlock(f frame, s panelSlots, b3, b2, b1, done string) {
+	for _, b := range []struct {
+		left  int
+		label string
+	}{{s.left3, b3}, {s.left2, b2}, {s.left1, b1}} {
+		CMPQ(f.at(b.left), Imm(0))
+		JNE(LabelRef(b.label))
+	}
+	JMP(LabelRef(done))
+}
+
+// steps8 writes the column steps of one cache line of each row: step at
+// the column offsets 0, 8, …, 56 bytes.
+func steps8(step func(d int)) {
+	for d := 0; d < 64; d += 8 {
+		step(d)
+	}
+}
+
 // The registers of the AVX2 panels' column loops.
 var (
 	p4col    = R11 // the current column of the tile's first row in A
@@ -111,9 +193,7 @@ func p4cols(f frame, J int) {
 	PREFETCHT1(Mem{Base: p4next, Index: p4row, Scale: 1})
 	PREFETCHT1(Mem{Base: p4next, Index: p4row, Scale: 2})
 	PREFETCHT1(Mem{Base: p4next, Index: p4row3, Scale: 1})
-	for d := 0; d < 64; d += 8 {
-		p4step(J, d)
-	}
+	steps8(func(d int) { p4step(J, d) })
 	ADDQ(U32(64), p4col)
 	ADDQ(U32(64), p4next)
 	DECQ(p4steps)
@@ -243,25 +323,7 @@ func panel4AVX2() {
 		"in L1 when the loops read it.")
 	f := newFrame(144)
 
-	Comment("R8 = NBYTES, R9 = 3·NBYTES, SI = a; in the frame the tile's y, the",
-		"tiles left, the packed row's stride 8·kp, kc / 8 and kc mod 8")
-	Load(Param("n"), p4row)
-	SHLQ(Imm(3), p4row)
-	LEAQ(Mem{Base: p4row, Index: p4row, Scale: 2}, p4row3)
-	Load(Param("a").Base(), p4tile)
-	Load(Param("y").Base(), RAX)
-	MOVQ(RAX, f.at(p4ytile))
-	Load(Param("tiles"), RAX)
-	MOVQ(RAX, f.at(p4tilesleft))
-	Load(Param("kp"), RAX)
-	SHLQ(Imm(3), RAX)
-	MOVQ(RAX, f.at(p4stride))
-	Load(Param("kc"), RCX)
-	MOVQ(RCX, RBX)
-	SHRQ(Imm(3), RBX)
-	MOVQ(RBX, f.at(p4kc8))
-	ANDQ(Imm(7), RCX)
-	MOVQ(RCX, f.at(p4kcrest))
+	panelsStart(f, p4slots)
 	CMPQ(arg(Param("update")), Imm(0))
 	JEQ(LabelRef("p4_tile"))
 
@@ -289,28 +351,10 @@ func panel4AVX2() {
 	p4update(f)
 
 	Label("p4_blocks_start")
-	Comment("The tile's block counters, the packed panel, the vectors left and",
-		"DX at the tile's first output")
-	for _, s := range []struct {
-		param string
-		slot  int
-	}{{"g3", p4left3}, {"g2", p4left2}, {"g1", p4left1}, {"xt", p4xtb}, {"k", p4kleft}} {
-		c := Param(s.param)
-		if s.param == "xt" {
-			c = c.Base()
-		}
-		m := arg(c)
-		MOVQ(m, RAX)
-		MOVQ(RAX, f.at(s.slot))
-	}
-	MOVQ(f.at(p4ytile), p4out)
+	blocksStart(f, p4slots)
 
 	Label("p4_block")
-	for _, b := range []struct{ J, left int }{{3, p4left3}, {2, p4left2}, {1, p4left1}} {
-		CMPQ(f.at(b.left), Imm(0))
-		JNE(LabelRef(fmt.Sprintf("p4_b%d", b.J)))
-	}
-	JMP(LabelRef("p4_tile_next"))
+	nextBlock(f, p4slots, "p4_b3", "p4_b2", "p4_b1", "p4_tile_next")
 
 	p4block(f, 3, p4left3)
 	p4block(f, 2, p4left2)
