@@ -4,6 +4,7 @@ package kernel
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -76,5 +77,30 @@ func TestL3Bytes(t *testing.T) {
 	}
 	if L3Bytes() != kib<<10 {
 		t.Errorf("L3Bytes() = %d, want %d", L3Bytes(), kib<<10)
+	}
+}
+
+// TestAVX512NeedsVLAndDQ checks that the AVX-512 path is not chosen on a
+// CPU without AVX512VL or AVX512DQ (the column panels' half-width
+// registers and the ziggurat's lane inserts use them): a child process
+// with either feature turned off by GODEBUG starts on the AVX2 path.
+func TestAVX512NeedsVLAndDQ(t *testing.T) {
+	if os.Getenv("MMAES_KERNEL_IMPL_CHILD") == "1" {
+		os.Stdout.WriteString("impl=" + Impl() + "\n")
+		return
+	}
+	if !startAVX512 {
+		t.Skip("the AVX-512 path is not available here")
+	}
+	for _, feature := range []string{"avx512vl", "avx512dq"} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestAVX512NeedsVLAndDQ$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "MMAES_KERNEL_IMPL_CHILD=1", "GODEBUG=cpu."+feature+"=off")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s off: %v", feature, err)
+		}
+		if !strings.Contains(string(out), "impl=avx2\n") {
+			t.Errorf("with GODEBUG=cpu.%s=off the child started on %q, want the avx2 path", feature, out)
+		}
 	}
 }

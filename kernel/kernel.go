@@ -42,7 +42,7 @@ import (
 // function (kernel_amd64.go, kernel_arm64.go) and changed only by tests, to
 // run every available path in one process.
 var (
-	useAVX512 bool // amd64: AVX-512 F (implies useAVX2)
+	useAVX512 bool // amd64: AVX-512 F, VL and DQ (implies useAVX2)
 	useAVX2   bool // amd64: AVX2 and FMA
 	useNEON   bool // arm64: Advanced SIMD
 
@@ -67,7 +67,8 @@ func ZigguratImpl() string {
 	return "generic"
 }
 
-// Impl names the path the kernels use: "avx512", "avx2", "neon" or "generic".
+// Impl names the path the kernels use: "avx512" (AVX-512 F, VL and DQ),
+// "avx2" (AVX2 and FMA), "neon" or "generic".
 func Impl() string {
 	switch {
 	case useAVX512:

@@ -18,9 +18,12 @@ import (
 
 func init() {
 	// HasAVX2 and HasAVX512F include the operating system's support for the
-	// wider registers; FMA is a separate feature bit.
+	// wider registers; FMA is a separate feature bit. The AVX-512 path also
+	// uses VL (the column panels' half-width registers, the ziggurat's
+	// 128-bit loads into X16-X31) and DQ (the ziggurat's lane inserts), which
+	// every AVX-512 CPU since Skylake-SP has, the Xeon Phi not.
 	useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
-	useAVX512 = useAVX2 && cpu.X86.HasAVX512F
+	useAVX512 = useAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512DQ
 	zigCompress = !cpuVendorIntel()
 	if kib := cpuidL2KiB(); kib > 0 {
 		l2Bytes = int(kib) << 10

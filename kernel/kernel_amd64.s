@@ -8,8 +8,9 @@
 //     (NBYTES = 8·n bytes);
 //   - the column tail (n mod 8 on AVX-512, n mod 4 on AVX2) is handled with
 //     masked loads and stores, which neither read nor write past the slice.
-// Only AVX-512 F instructions are used on the AVX-512 path (no VL, DQ, BW):
-// 256-bit arithmetic there stays in registers Y0-Y15 (VEX encoding).
+// The AVX-512 path needs AVX-512 F, VL and DQ (kernel_amd64.go); the
+// kernels of this file use F alone: 256-bit arithmetic here stays in
+// registers Y0-Y15 (VEX encoding).
 
 // LOAD_TAIL_MASK_K sets opmask K1 to select the first r lanes (1 ≤ r ≤ 7).
 // r must be CX (the shift count); AX is destroyed.
