@@ -19,20 +19,21 @@ import (
 
 // sets are the files this command writes, by the name -kernels takes.
 var sets = map[string]func(){
-	"rows":          rowTiles,
-	"vectors":       vectors,
-	"outer":         outer,
-	"dotrows":       dotRows,
-	"panels_avx2":   panelsAVX2,
-	"panels_avx512": panelsAVX512,
+	"rows":           rowTiles,
+	"vectors":        vectors,
+	"outer":          outer,
+	"dotrows":        dotRows,
+	"panels_avx2":    panelsAVX2,
+	"panels_avx512":  panelsAVX512,
+	"lowrank_avx512": lowRankAVX512,
 }
 
 func main() {
-	set := flag.String("kernels", "", "the set of kernels to write: rows, vectors, outer, dotrows, panels_avx2 or panels_avx512")
+	set := flag.String("kernels", "", "the set of kernels to write: rows, vectors, outer, dotrows, panels_avx2, panels_avx512 or lowrank_avx512")
 	flag.Parse()
 	write, ok := sets[*set]
 	if !ok {
-		fmt.Fprintf(os.Stderr, "asm: -kernels %q: want rows, vectors, outer, dotrows, panels_avx2 or panels_avx512\n", *set)
+		fmt.Fprintf(os.Stderr, "asm: -kernels %q: want rows, vectors, outer, dotrows, panels_avx2, panels_avx512 or lowrank_avx512\n", *set)
 		os.Exit(2)
 	}
 	ConstraintExpr("gc,!purego")
