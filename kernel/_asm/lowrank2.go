@@ -104,11 +104,7 @@ func combineRowsAVX2(t combineAVX2) {
 			CMPQ(RBX, Imm(32))
 		}
 		JLT(LabelRef(l(next)))
-		Load(Param("z"), RBX)
-		CMPB(arg(Param("first")), Imm(0))
-		JNE(LabelRef(w("init")))
-		Load(Param("x"), RBX)
-		Label(w("init"))
+		combineFrom(w("init"))
 		rowPointers()
 		if walk {
 			TESTQ(R12, R12)
@@ -142,12 +138,7 @@ func combineRowsAVX2(t combineAVX2) {
 		})
 
 		Label(w("terms") + "_start")
-		Load(Param("p"), RCX)
-		ADDQ(RAX, RCX)
-		Load(Param("c"), RDI)
-		MOVQ(R11, R10)
-		TESTQ(R10, R10)
-		JZ(LabelRef(w("fin")))
+		combineTerms(w("fin"))
 		term := func() {
 			for h := 0; h < halves; h++ {
 				VMOVUPD(Mem{Base: RCX, Disp: 32 * h}, t.p[h])
@@ -169,14 +160,7 @@ func combineRowsAVX2(t combineAVX2) {
 			TESTQ(U32(255), RAX)
 			JNZ(LabelRef(w("terms")))
 			Label(w("terms") + "_pf")
-			PREFETCHT1(Mem{Base: R12})
-			ADDQ(U32(64), R12)
-			SUBQ(U32(64), R13)
-			JNZ(LabelRef(l("pf_term")))
-			ADDQ(R8, R12)
-			Load(Param("pfw"), R13)
-			SUBQ(R13, R12)
-			Label(l("pf_term"))
+			combineWalk(l("pf_term"))
 			term()
 			JNZ(LabelRef(w("terms") + "_pf"))
 			JMP(LabelRef(w("fin")))
@@ -229,29 +213,12 @@ func combineRowsAVX2(t combineAVX2) {
 			JMP(LabelRef(w("loop")))
 		}
 	}
-	Load(Param("cols"), R9)
-	Load(Param("stride"), R8)
-	Load(Param("kp"), R11)
-	SHLQ(Imm(3), R8)
-	SHLQ(Imm(3), R9)
-	if t.stream {
-		Load(Param("pfp"), R12)
-		Load(Param("pfleft"), R13)
-	}
-	XORQ(RAX, RAX)
+	combineStart(t.stream)
 	steps(2, "8", "four")
 	Label(l("four"))
 	steps(1, "4", "done")
 
-	Label(l("done"))
-	if t.stream {
-		CMPB(arg(Param("nt")), Imm(0))
-		JE(LabelRef(l("ret")))
-		SFENCE()
-		Label(l("ret"))
-	}
-	VZEROUPPER()
-	RET()
+	combineEnd(l("done"), l("ret"), t.stream)
 }
 
 // combineRow1AVX2 writes combineRows1AVX2: combineRows4AVX2 for one row,
@@ -262,12 +229,7 @@ func combineRow1AVX2() {
 	TEXT("combineRows1AVX2", NOSPLIT, combine1Sig)
 	Comment("combineRows4AVX2 for one row, with its coefficients c[t] contiguous: 16",
 		"columns a step (four ymm), then 4.")
-	Load(Param("cols"), R9)
-	Load(Param("stride"), R8)
-	Load(Param("kp"), R11)
-	SHLQ(Imm(3), R8)
-	SHLQ(Imm(3), R9)
-	XORQ(RAX, RAX)
+	combineStart(false)
 	col := func(base Register, i int) Mem { return Mem{Base: base, Disp: 32 * i, Index: RAX, Scale: 1} }
 
 	// steps writes the steps of n registers of 4 columns (4 or 1) at the
@@ -279,11 +241,7 @@ func combineRow1AVX2() {
 		SUBQ(RAX, RBX)
 		CMPQ(RBX, U32(32*n))
 		JLT(LabelRef(l(next)))
-		Load(Param("z"), RBX)
-		CMPB(arg(Param("first")), Imm(0))
-		JNE(LabelRef(w("init")))
-		Load(Param("x"), RBX)
-		Label(w("init"))
+		combineFrom(w("init"))
 		for i := 0; i < n; i++ {
 			VMOVUPD(col(RBX, i), ymm[i])
 		}
@@ -294,12 +252,7 @@ func combineRow1AVX2() {
 			VMULPD(col(RBX, i), ymm[i], ymm[i])
 		}
 		Label(w("terms") + "_start")
-		Load(Param("p"), RCX)
-		ADDQ(RAX, RCX)
-		Load(Param("c"), RDI)
-		MOVQ(R11, R10)
-		TESTQ(R10, R10)
-		JZ(LabelRef(w("fin")))
+		combineTerms(w("fin"))
 		Label(w("terms"))
 		VBROADCASTSD(Mem{Base: RDI}, Y10)
 		for i := 0; i < n; i++ {
@@ -327,7 +280,5 @@ func combineRow1AVX2() {
 	}
 	steps(4, "16", "four")
 	steps(1, "4", "done")
-	Label(l("done"))
-	VZEROUPPER()
-	RET()
+	combineEnd(l("done"), "", false)
 }

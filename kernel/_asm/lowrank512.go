@@ -117,24 +117,13 @@ func combineRowsAVX512(rows int) {
 		DECQ(R10)
 	}
 
-	Load(Param("cols"), R9)
-	Load(Param("stride"), R8)
-	Load(Param("kp"), R11)
-	SHLQ(Imm(3), R8)
-	SHLQ(Imm(3), R9)
-	Load(Param("pfp"), R12)
-	Load(Param("pfleft"), R13)
-	XORQ(RAX, RAX)
+	combineStart(true)
 	TESTQ(R9, R9)
 	JZ(LabelRef(l("done")))
 
 	Label(l("loop"))
 	Comment("the rows from z (first) or x")
-	Load(Param("z"), RBX)
-	CMPB(arg(Param("first")), Imm(0))
-	JNE(LabelRef(l("init")))
-	Load(Param("x"), RBX)
-	Label(l("init"))
+	combineFrom(l("init"))
 	rowPointers()
 	CMPQ(arg(Param("pfp")), Imm(0))
 	JE(LabelRef(l("load")))
@@ -159,25 +148,11 @@ func combineRowsAVX512(rows int) {
 	})
 
 	Label(l("terms_start"))
-	Load(Param("p"), RCX)
-	ADDQ(RAX, RCX)
-	Load(Param("c"), RDI)
-	MOVQ(R11, R10)
-	TESTQ(R10, R10)
-	JZ(LabelRef(l("fin")))
+	combineTerms(l("fin"))
 	TESTQ(R12, R12)
 	JZ(LabelRef(l("terms")))
 	Label(l("terms_pf"))
-	Comment("a line of the walk: to the end of the row's segment, then pfw bytes",
-		"on from the start of the next row's")
-	PREFETCHT1(Mem{Base: R12})
-	ADDQ(U32(64), R12)
-	SUBQ(U32(64), R13)
-	JNZ(LabelRef(l("pf_term")))
-	ADDQ(R8, R12)
-	Load(Param("pfw"), R13)
-	SUBQ(R13, R12)
-	Label(l("pf_term"))
+	combineWalk(l("pf_term"))
 	term()
 	JNZ(LabelRef(l("terms_pf")))
 	JMP(LabelRef(l("fin")))
@@ -212,13 +187,7 @@ func combineRowsAVX512(rows int) {
 	CMPQ(RAX, R9)
 	JLT(LabelRef(l("loop")))
 
-	Label(l("done"))
-	CMPB(arg(Param("nt")), Imm(0))
-	JE(LabelRef(l("ret")))
-	SFENCE()
-	Label(l("ret"))
-	VZEROUPPER()
-	RET()
+	combineEnd(l("done"), l("ret"), true)
 }
 
 // combineRow1AVX512 writes combineRows1AVX512: combineRows6AVX512 for one
@@ -231,21 +200,12 @@ func combineRow1AVX512() {
 	Comment("combineRows6AVX512 for one row, with its coefficients c[t] contiguous:",
 		"32 columns a step (four zmm), cols a multiple of 32.")
 	acc := acc4(0)
-	Load(Param("cols"), R9)
-	Load(Param("stride"), R8)
-	Load(Param("kp"), R11)
-	SHLQ(Imm(3), R8)
-	SHLQ(Imm(3), R9)
-	XORQ(RAX, RAX)
+	combineStart(false)
 	TESTQ(R9, R9)
 	JZ(LabelRef(l("done")))
 
 	Label(l("loop"))
-	Load(Param("z"), RBX)
-	CMPB(arg(Param("first")), Imm(0))
-	JNE(LabelRef(l("init")))
-	Load(Param("x"), RBX)
-	Label(l("init"))
+	combineFrom(l("init"))
 	ADDQ(RAX, RBX)
 	load4(Mem{Base: RBX}, acc)
 	CMPB(arg(Param("first")), Imm(0))
@@ -258,12 +218,7 @@ func combineRow1AVX512() {
 	}
 
 	Label(l("terms_start"))
-	Load(Param("p"), RCX)
-	ADDQ(RAX, RCX)
-	Load(Param("c"), RDI)
-	MOVQ(R11, R10)
-	TESTQ(R10, R10)
-	JZ(LabelRef(l("fin")))
+	combineTerms(l("fin"))
 	Label(l("terms"))
 	VBROADCASTSD(Mem{Base: RDI}, Z28)
 	for i, z := range acc {
@@ -293,9 +248,7 @@ func combineRow1AVX512() {
 	CMPQ(RAX, R9)
 	JLT(LabelRef(l("loop")))
 
-	Label(l("done"))
-	VZEROUPPER()
-	RET()
+	combineEnd(l("done"), "", false)
 }
 
 // The 8 rows of a in dotRows8: SI, R9, R10, R11, DX, DI, R14 and R8, each

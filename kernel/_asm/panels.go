@@ -124,6 +124,20 @@ func nextBlock(f frame, s panelSlots, b3, b2, b1, done string) {
 	JMP(LabelRef(done))
 }
 
+// restColumns writes the kc mod 8 last column steps of a block, one column
+// a step: count (in a register) from the frame slot kcrest, col moved 8
+// bytes a step; without them it goes on at skip.
+func restColumns(kcrest Mem, count, col GPPhysical, skip, loop string, step func()) {
+	MOVQ(kcrest, count)
+	TESTQ(count, count)
+	JZ(LabelRef(skip))
+	Label(loop)
+	step()
+	ADDQ(U32(8), col)
+	DECQ(count)
+	JNZ(LabelRef(loop))
+}
+
 // steps8 writes the column steps of one cache line of each row: step at
 // the column offsets 0, 8, …, 56 bytes.
 func steps8(step func(d int)) {
@@ -199,14 +213,7 @@ func p4cols(f frame, J int) {
 	DECQ(p4steps)
 	JNZ(LabelRef(l("loop")))
 	Label(l("rest"))
-	MOVQ(f.at(p4kcrest), p4steps)
-	TESTQ(p4steps, p4steps)
-	JZ(LabelRef(l("done")))
-	Label(l("restloop"))
-	p4step(J, 0)
-	ADDQ(U32(8), p4col)
-	DECQ(p4steps)
-	JNZ(LabelRef(l("restloop")))
+	restColumns(f.at(p4kcrest), p4steps, p4col, l("done"), l("restloop"), func() { p4step(J, 0) })
 	Label(l("done"))
 }
 
