@@ -8,6 +8,7 @@
 //go:generate env GOWORK=off go run -C _asm . -kernels panels_avx512 -out ../mulvecs_panels_avx512_amd64.s
 //go:generate env GOWORK=off go run -C _asm . -kernels lowrank_avx512 -out ../lowrank_avx512_amd64.s
 //go:generate env GOWORK=off go run -C _asm . -kernels lowrank_avx2 -out ../lowrank_avx2_amd64.s
+//go:generate env GOWORK=off go run -C _asm . -kernels small_avx512 -out ../mulvecs_small_avx512_amd64.s
 
 package kernel
 

@@ -9,7 +9,8 @@ import (
 
 // TestStepLayout checks the offsets the assembly of RecombineStep and
 // SamplePlace reads StepState, StepRates and RankOne at
-// (recombine_avx512_amd64.s, mulvecs_small_avx512_amd64.s).
+// (recombine_avx512_amd64.s; mulvecs_small_avx512_amd64.s, whose generator
+// kernel/_asm names RankOne's offsets rankOneAlpha … rankOneV).
 func TestStepLayout(t *testing.T) {
 	var st StepState
 	var r StepRates

@@ -27,14 +27,15 @@ var sets = map[string]func(){
 	"panels_avx512":  panelsAVX512,
 	"lowrank_avx512": lowRankAVX512,
 	"lowrank_avx2":   lowRankAVX2,
+	"small_avx512":   smallAVX512,
 }
 
 func main() {
-	set := flag.String("kernels", "", "the set of kernels to write: rows, vectors, outer, dotrows, panels_avx2, panels_avx512, lowrank_avx512 or lowrank_avx2")
+	set := flag.String("kernels", "", "the set of kernels to write: rows, vectors, outer, dotrows, panels_avx2, panels_avx512, lowrank_avx512, lowrank_avx2 or small_avx512")
 	flag.Parse()
 	write, ok := sets[*set]
 	if !ok {
-		fmt.Fprintf(os.Stderr, "asm: -kernels %q: want rows, vectors, outer, dotrows, panels_avx2, panels_avx512, lowrank_avx512 or lowrank_avx2\n", *set)
+		fmt.Fprintf(os.Stderr, "asm: -kernels %q: want rows, vectors, outer, dotrows, panels_avx2, panels_avx512, lowrank_avx512, lowrank_avx2 or small_avx512\n", *set)
 		os.Exit(2)
 	}
 	ConstraintExpr("gc,!purego")

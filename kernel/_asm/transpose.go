@@ -8,8 +8,9 @@ import (
 
 // The in-register transposes of 8×8 (and 6×8) blocks of float64 in zmm
 // registers, for the kernels that sum in broadcast form and need the
-// results (or the operands) the other way round. Z24-Z31 hold the result
-// and are scratch throughout.
+// results (or the operands) the other way round: the column panels
+// (panels512.go) and the small-n kernels (small.go). Z24-Z31 hold the
+// result and are scratch throughout.
 
 // unpack6 and shuf4 are the steps that transpose8 and transpose6 share:
 // unpack6 pairs rows 0-5 (even columns of r0 and r1 into Z24, odd into Z25,
