@@ -419,8 +419,8 @@ cr6_terms8_start:
 	JNZ   cr6_terms8
 
 cr6_terms8_pf:
-	// a line of the walk: to the end of the row's segment, then pfw bytes
-	// on from the start of the next row's
+	// a line of the walk; at the end of the row's segment, the start of
+	// the next row's (stride on), pfw bytes long
 	PREFETCHT1 (R12)
 	ADDQ       $0x00000040, R12
 	SUBQ       $0x00000040, R13

@@ -138,8 +138,8 @@ cr6z_terms_start:
 	JZ    cr6z_terms
 
 cr6z_terms_pf:
-	// a line of the walk: to the end of the row's segment, then pfw bytes
-	// on from the start of the next row's
+	// a line of the walk; at the end of the row's segment, the start of
+	// the next row's (stride on), pfw bytes long
 	PREFETCHT1 (R12)
 	ADDQ       $0x00000040, R12
 	SUBQ       $0x00000040, R13
@@ -437,8 +437,8 @@ cr4z_terms_start:
 	JZ    cr4z_terms
 
 cr4z_terms_pf:
-	// a line of the walk: to the end of the row's segment, then pfw bytes
-	// on from the start of the next row's
+	// a line of the walk; at the end of the row's segment, the start of
+	// the next row's (stride on), pfw bytes long
 	PREFETCHT1 (R12)
 	ADDQ       $0x00000040, R12
 	SUBQ       $0x00000040, R13
@@ -1000,7 +1000,7 @@ dr83z_reduce:
 	VADDPD        (DI)(DX*2), Y5, Y5
 	VMOVUPD       Y5, (DI)(DX*2)
 
-	// the rows 4-7 (Z12-Z23) moved below Z16, where their halves have VEX forms
+	// the rows 5-7 (Z15-Z23) moved below Z16, where their halves have VEX forms
 	VMOVAPD    Z15, Z0
 	VMOVAPD    Z16, Z1
 	VMOVAPD    Z17, Z2

@@ -6,7 +6,7 @@
 
 // func panel4AVX2(y []float64, a []float64, xt []float64, n int, tiles int, kc int, kp int, k int, g3 int, g2 int, g1 int, alpha float64, beta float64, p []float64, v []float64, update int)
 // Requires: AVX, AVX2, CMOV, FMA3, MMX+
-TEXT ·panel4AVX2(SB), NOSPLIT, $144-208
+TEXT ·panel4AVX2(SB), NOSPLIT, $160-208
 	// MulVecs for large n on AVX2 (without AVX-512): the column panels of
 	// mulvecs_panels_avx512_amd64.s in 256-bit registers. The caller packs one panel
 	// of kc columns of the k vectors transposed (xt[c*kp + j] = x[j*n + c0 + c],
@@ -27,18 +27,18 @@ TEXT ·panel4AVX2(SB), NOSPLIT, $144-208
 	LEAQ (R8)(R8*2), R9
 	MOVQ a_base+24(FP), SI
 	MOVQ y_base+0(FP), AX
-	MOVQ AX, 136(SP)
+	MOVQ AX, 152(SP)
 	MOVQ tiles+80(FP), AX
-	MOVQ AX, 112(SP)
+	MOVQ AX, 128(SP)
 	MOVQ kp+96(FP), AX
 	SHLQ $0x03, AX
-	MOVQ AX, 96(SP)
+	MOVQ AX, 112(SP)
 	MOVQ kc+88(FP), CX
 	MOVQ CX, BX
 	SHRQ $0x03, BX
-	MOVQ BX, 88(SP)
+	MOVQ BX, 104(SP)
 	ANDQ $0x07, CX
-	MOVQ CX, 80(SP)
+	MOVQ CX, 96(SP)
 	CMPQ update+200(FP), $0x00
 	JEQ  p4_tile
 
@@ -47,9 +47,9 @@ TEXT ·panel4AVX2(SB), NOSPLIT, $144-208
 	MOVQ         kc+88(FP), CX
 	MOVQ         CX, BX
 	SHRQ         $0x02, BX
-	MOVQ         BX, 40(SP)
+	MOVQ         BX, 56(SP)
 	ANDQ         $0x03, CX
-	MOVQ         CX, 32(SP)
+	MOVQ         CX, 48(SP)
 	MOVQ         $0x03020100, AX
 	VMOVQ        AX, X1
 	VPMOVZXBQ    X1, Y1
@@ -58,12 +58,12 @@ TEXT ·panel4AVX2(SB), NOSPLIT, $144-208
 	VPCMPGTQ     Y1, Y2, Y12
 	VMOVDQU      Y12, (SP)
 	MOVQ         p_base+152(FP), AX
-	MOVQ         AX, 24(SP)
+	MOVQ         AX, 40(SP)
 
 p4_tile:
 	CMPQ         update+200(FP), $0x00
 	JEQ          p4_blocks_start
-	MOVQ         24(SP), BX
+	MOVQ         40(SP), BX
 	VBROADCASTSD alpha+136(FP), Y14
 	VMOVSD       beta+144(FP), X13
 	MOVQ         SI, DI
@@ -74,7 +74,7 @@ p4_upd_row:
 	VBROADCASTSD X0, Y15
 	MOVQ         v_base+176(FP), R12
 	MOVQ         DI, R11
-	MOVQ         40(SP), CX
+	MOVQ         56(SP), CX
 	TESTQ        CX, CX
 	JZ           p4_upd_tail
 
@@ -88,7 +88,7 @@ p4_upd_cols:
 	JNZ         p4_upd_cols
 
 p4_upd_tail:
-	CMPQ        32(SP), $0x00
+	CMPQ        48(SP), $0x00
 	JEQ         p4_upd_next
 	VMOVDQU     (SP), Y12
 	VMASKMOVPD  (R11), Y12, Y0
@@ -102,34 +102,34 @@ p4_upd_next:
 	ADDQ R8, DI
 	DECQ R10
 	JNZ  p4_upd_row
-	ADDQ $0x20, 24(SP)
+	ADDQ $0x20, 40(SP)
 
 p4_blocks_start:
 	// The tile's block counters, the packed panel, the vectors left and
 	// DX at the tile's first output
 	MOVQ g3+112(FP), AX
-	MOVQ AX, 72(SP)
+	MOVQ AX, 88(SP)
 	MOVQ g2+120(FP), AX
-	MOVQ AX, 64(SP)
+	MOVQ AX, 80(SP)
 	MOVQ g1+128(FP), AX
-	MOVQ AX, 56(SP)
+	MOVQ AX, 72(SP)
 	MOVQ xt_base+48(FP), AX
-	MOVQ AX, 128(SP)
+	MOVQ AX, 144(SP)
 	MOVQ k+104(FP), AX
-	MOVQ AX, 120(SP)
-	MOVQ 136(SP), DX
+	MOVQ AX, 136(SP)
+	MOVQ 152(SP), DX
 
 p4_block:
-	CMPQ 72(SP), $0x00
+	CMPQ 88(SP), $0x00
 	JNE  p4_b3
-	CMPQ 64(SP), $0x00
+	CMPQ 80(SP), $0x00
 	JNE  p4_b2
-	CMPQ 56(SP), $0x00
+	CMPQ 72(SP), $0x00
 	JNE  p4_b1
 	JMP  p4_tile_next
 
 p4_b3:
-	DECQ   72(SP)
+	DECQ   88(SP)
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
@@ -144,9 +144,9 @@ p4_b3:
 	VXORPD Y11, Y11, Y11
 	MOVQ   SI, R11
 	LEAQ   (SI)(R8*4), DI
-	MOVQ   128(SP), R12
-	MOVQ   96(SP), AX
-	MOVQ   88(SP), BX
+	MOVQ   144(SP), R12
+	MOVQ   112(SP), AX
+	MOVQ   104(SP), BX
 	TESTQ  BX, BX
 	JZ     p4_b3_rest
 
@@ -321,7 +321,7 @@ p4_b3_loop:
 	JNZ          p4_b3_loop
 
 p4_b3_rest:
-	MOVQ  80(SP), BX
+	MOVQ  96(SP), BX
 	TESTQ BX, BX
 	JZ    p4_b3_done
 
@@ -351,12 +351,12 @@ p4_b3_restloop:
 	JNZ          p4_b3_restloop
 
 p4_b3_done:
-	ADDQ       $0x00000060, 128(SP)
-	MOVQ       120(SP), CX
+	ADDQ       $0x00000060, 144(SP)
+	MOVQ       136(SP), CX
 	MOVQ       $0x00000004, BX
 	CMPQ       CX, BX
 	CMOVQGT    BX, CX
-	SUBQ       $0x04, 120(SP)
+	SUBQ       $0x04, 136(SP)
 	TESTQ      CX, CX
 	JLE        p4_s3_g0
 	VUNPCKLPD  Y3, Y0, Y12
@@ -389,11 +389,11 @@ p4_b3_done:
 	JZ         p4_s3_g0
 
 p4_s3_g0:
-	MOVQ       120(SP), CX
+	MOVQ       136(SP), CX
 	MOVQ       $0x00000004, BX
 	CMPQ       CX, BX
 	CMOVQGT    BX, CX
-	SUBQ       $0x04, 120(SP)
+	SUBQ       $0x04, 136(SP)
 	TESTQ      CX, CX
 	JLE        p4_s3_g1
 	VUNPCKLPD  Y4, Y1, Y12
@@ -426,11 +426,11 @@ p4_s3_g0:
 	JZ         p4_s3_g1
 
 p4_s3_g1:
-	MOVQ       120(SP), CX
+	MOVQ       136(SP), CX
 	MOVQ       $0x00000004, BX
 	CMPQ       CX, BX
 	CMOVQGT    BX, CX
-	SUBQ       $0x04, 120(SP)
+	SUBQ       $0x04, 136(SP)
 	TESTQ      CX, CX
 	JLE        p4_s3_g2
 	VUNPCKLPD  Y5, Y2, Y12
@@ -466,7 +466,7 @@ p4_s3_g2:
 	JMP p4_block
 
 p4_b2:
-	DECQ   64(SP)
+	DECQ   80(SP)
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
@@ -477,9 +477,9 @@ p4_b2:
 	VXORPD Y7, Y7, Y7
 	MOVQ   SI, R11
 	LEAQ   (SI)(R8*4), DI
-	MOVQ   128(SP), R12
-	MOVQ   96(SP), AX
-	MOVQ   88(SP), BX
+	MOVQ   144(SP), R12
+	MOVQ   112(SP), AX
+	MOVQ   104(SP), BX
 	TESTQ  BX, BX
 	JZ     p4_b2_rest
 
@@ -614,7 +614,7 @@ p4_b2_loop:
 	JNZ          p4_b2_loop
 
 p4_b2_rest:
-	MOVQ  80(SP), BX
+	MOVQ  96(SP), BX
 	TESTQ BX, BX
 	JZ    p4_b2_done
 
@@ -639,12 +639,12 @@ p4_b2_restloop:
 	JNZ          p4_b2_restloop
 
 p4_b2_done:
-	ADDQ       $0x00000040, 128(SP)
-	MOVQ       120(SP), CX
+	ADDQ       $0x00000040, 144(SP)
+	MOVQ       136(SP), CX
 	MOVQ       $0x00000004, BX
 	CMPQ       CX, BX
 	CMOVQGT    BX, CX
-	SUBQ       $0x04, 120(SP)
+	SUBQ       $0x04, 136(SP)
 	TESTQ      CX, CX
 	JLE        p4_s2_g0
 	VUNPCKLPD  Y2, Y0, Y12
@@ -677,11 +677,11 @@ p4_b2_done:
 	JZ         p4_s2_g0
 
 p4_s2_g0:
-	MOVQ       120(SP), CX
+	MOVQ       136(SP), CX
 	MOVQ       $0x00000004, BX
 	CMPQ       CX, BX
 	CMOVQGT    BX, CX
-	SUBQ       $0x04, 120(SP)
+	SUBQ       $0x04, 136(SP)
 	TESTQ      CX, CX
 	JLE        p4_s2_g1
 	VUNPCKLPD  Y3, Y1, Y12
@@ -717,16 +717,16 @@ p4_s2_g1:
 	JMP p4_block
 
 p4_b1:
-	DECQ   56(SP)
+	DECQ   72(SP)
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
 	MOVQ   SI, R11
 	LEAQ   (SI)(R8*4), DI
-	MOVQ   128(SP), R12
-	MOVQ   96(SP), AX
-	MOVQ   88(SP), BX
+	MOVQ   144(SP), R12
+	MOVQ   112(SP), AX
+	MOVQ   104(SP), BX
 	TESTQ  BX, BX
 	JZ     p4_b1_rest
 
@@ -821,7 +821,7 @@ p4_b1_loop:
 	JNZ          p4_b1_loop
 
 p4_b1_rest:
-	MOVQ  80(SP), BX
+	MOVQ  96(SP), BX
 	TESTQ BX, BX
 	JZ    p4_b1_done
 
@@ -841,12 +841,12 @@ p4_b1_restloop:
 	JNZ          p4_b1_restloop
 
 p4_b1_done:
-	ADDQ       $0x00000020, 128(SP)
-	MOVQ       120(SP), CX
+	ADDQ       $0x00000020, 144(SP)
+	MOVQ       136(SP), CX
 	MOVQ       $0x00000004, BX
 	CMPQ       CX, BX
 	CMOVQGT    BX, CX
-	SUBQ       $0x04, 120(SP)
+	SUBQ       $0x04, 136(SP)
 	TESTQ      CX, CX
 	JLE        p4_s1_g0
 	VUNPCKLPD  Y1, Y0, Y12
@@ -884,8 +884,8 @@ p4_s1_g0:
 p4_tile_next:
 	// next tile: A 4 rows down, y 4 elements on
 	LEAQ (SI)(R8*4), SI
-	ADDQ $0x20, 136(SP)
-	DECQ 112(SP)
+	ADDQ $0x20, 152(SP)
+	DECQ 128(SP)
 	JNZ  p4_tile
 	VZEROUPPER
 	RET

@@ -90,7 +90,8 @@ p8_first:
 	MOVQ alpha+160(FP), AX
 	MOVQ AX, 136(SP)
 
-	// alpha1 = 1 if α is 1.0, else 0
+	// alpha1 = 1 if α is 1.0, else 0 (α loaded again, as the hand-written
+	// kernel did)
 	XORQ         CX, CX
 	MOVQ         $0x00000001, DX
 	MOVQ         alpha+160(FP), AX
@@ -9983,7 +9984,8 @@ p6_first:
 	MOVQ alpha+144(FP), AX
 	MOVQ AX, 136(SP)
 
-	// alpha1 = 1 if α is 1.0, else 0
+	// alpha1 = 1 if α is 1.0, else 0 (α loaded again, as the hand-written
+	// kernel did)
 	XORQ         CX, CX
 	MOVQ         $0x00000001, DX
 	MOVQ         alpha+144(FP), AX

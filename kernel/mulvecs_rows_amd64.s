@@ -222,7 +222,7 @@ tile6_reduce:
 	VADDPD     Y15, Y13, Y13
 	VMOVUPD    Y13, (DX)(R9*1)
 
-	// vectors 4 and up live in Z16 and up: move them below Z16 for VEX HSUM4
+	// vectors 4 and up live in Z16 and up: move them below Z16 for hsum4's VEX instructions
 	VMOVAPD    Z16, Z0
 	VMOVAPD    Z17, Z1
 	VMOVAPD    Z18, Z2
@@ -449,7 +449,7 @@ tile5_reduce:
 	VADDPD     Y15, Y13, Y13
 	VMOVUPD    Y13, (DX)(R9*1)
 
-	// vectors 4 and up live in Z16 and up: move them below Z16 for VEX HSUM4
+	// vectors 4 and up live in Z16 and up: move them below Z16 for hsum4's VEX instructions
 	VMOVAPD    Z16, Z0
 	VMOVAPD    Z17, Z1
 	VMOVAPD    Z18, Z2

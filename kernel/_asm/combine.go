@@ -12,15 +12,15 @@ import (
 // coefficients, R10 the terms left; with the walk of the next block's
 // panel R12 its line and R13 the bytes left in its row's segment.
 
-// combineStart loads cols, stride and kp (and with walk pfp and pfleft) and
-// clears AX.
-func combineStart(walk bool) {
+// combineStart loads cols, stride and kp (and, for a kernel that streams:
+// takes the walk of the next block's panel, pfp and pfleft) and clears AX.
+func combineStart(stream bool) {
 	Load(Param("cols"), R9)
 	Load(Param("stride"), R8)
 	Load(Param("kp"), R11)
 	SHLQ(Imm(3), R8)
 	SHLQ(Imm(3), R9)
-	if walk {
+	if stream {
 		Load(Param("pfp"), R12)
 		Load(Param("pfleft"), R13)
 	}
@@ -49,12 +49,13 @@ func combineTerms(fin string) {
 	JZ(LabelRef(fin))
 }
 
-// combineWalk asks L2 for the walk's line at R12 and moves R12 on: to the
-// end of the row's segment, then pfw bytes on from the start of the next
-// row's. It goes on at the label next.
+// combineWalk asks L2 for the walk's line at R12 and moves R12 a line on;
+// at the end of the row's segment (R13, the bytes left in it, down to 0)
+// R12 moves to the start of the next row's segment, stride on from this
+// one's, and R13 to its length pfw. It goes on at the label next.
 func combineWalk(next string) {
-	Comment("a line of the walk: to the end of the row's segment, then pfw bytes",
-		"on from the start of the next row's")
+	Comment("a line of the walk; at the end of the row's segment, the start of",
+		"the next row's (stride on), pfw bytes long")
 	PREFETCHT1(Mem{Base: R12})
 	ADDQ(U32(64), R12)
 	SUBQ(U32(64), R13)
@@ -65,17 +66,20 @@ func combineWalk(next string) {
 	Label(next)
 }
 
-// combineEnd writes the return at the label done: after non-temporal
-// stores (nt, with stream) an SFENCE orders them before what follows
-// (another goroutine may read x next).
-func combineEnd(done, ret string, stream bool) {
+// combineEnd writes the return at the label done.
+func combineEnd(done string) {
 	Label(done)
-	if stream {
-		CMPB(arg(Param("nt")), Imm(0))
-		JE(LabelRef(ret))
-		SFENCE()
-		Label(ret)
-	}
 	VZEROUPPER()
 	RET()
+}
+
+// combineEndStream is combineEnd for a kernel that may store x with
+// non-temporal stores (nt): after them an SFENCE orders them before what
+// follows (another goroutine may read x next); ret labels the return.
+func combineEndStream(done, ret string) {
+	Label(done)
+	CMPB(arg(Param("nt")), Imm(0))
+	JE(LabelRef(ret))
+	SFENCE()
+	combineEnd(ret)
 }

@@ -32,19 +32,21 @@ func loadTailMask() {
 	KMOVW(EAX, K1)
 }
 
-// fold512 adds the high half of zmm z into its low half: afterwards the
-// ymm view of z holds 4 partial sums. Z24 is scratch.
-func fold512(z VecPhysical) {
-	VEXTRACTF64X4(Imm(1), z, Y24)
-	VADDPD(Z24, z, z)
+// fold512 adds the high half of zmm z into its low half through the zmm
+// register scratch, with 512-bit operations only (the registers past Z15
+// have no VEX form): afterwards the ymm view of z holds 4 partial sums,
+// lane l the sum of lanes l and l+4.
+func fold512(z, scratch VecPhysical) {
+	VEXTRACTF64X4(Imm(1), z, scratch.AsY())
+	VADDPD(scratch, z, z)
 }
 
-// hsum4 reduces four ymm accumulators a, b, c, d (registers below Y16) to
-// their four horizontal sums [Σa, Σb, Σc, Σd] and stores them at m. All
-// four registers are destroyed. After the two VHADDPD,
-// a = [a0+a1, b0+b1, a2+a3, b2+b3] and c = [c0+c1, d0+d1, c2+c3, d2+d3];
-// b and d then take their low and high 128-bit halves, and b + d is the
-// result.
+// hsum4 reduces the four ymm accumulators y[0] … y[3] (registers below
+// Y16), a, b, c, d, to their four horizontal sums [Σa, Σb, Σc, Σd] and
+// stores them at m. All four registers are destroyed. After the two
+// VHADDPD, a = [a0+a1, b0+b1, a2+a3, b2+b3] and c = [c0+c1, d0+d1, c2+c3,
+// d2+d3]; b and d then take their low and high 128-bit halves, and b + d
+// is the result.
 func hsum4(y []VecPhysical, m Mem) {
 	VMOVUPD(hsums(y[0], y[1], y[2], y[3]), m)
 }
@@ -72,6 +74,71 @@ var (
 		Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23, Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31}
 	ymm = []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15}
 )
+
+// rowA addresses row r (0-7) of a tile of rows NBYTES apart at column
+// offset d from base, with the strides NBYTES (R8), 3·NBYTES (R9),
+// 5·NBYTES (R10) and 7·NBYTES (R13) as index registers.
+func rowA(r, d int, base Register) Mem {
+	m := Mem{Base: base, Disp: d}
+	switch r {
+	case 0:
+	case 1:
+		m.Index, m.Scale = R8, 1
+	case 2:
+		m.Index, m.Scale = R8, 2
+	case 3:
+		m.Index, m.Scale = R9, 1
+	case 4:
+		m.Index, m.Scale = R8, 4
+	case 5:
+		m.Index, m.Scale = R10, 1
+	case 6:
+		m.Index, m.Scale = R9, 2
+	case 7:
+		m.Index, m.Scale = R13, 1
+	default:
+		panic(fmt.Sprintf("no row %d in a tile", r))
+	}
+	return m
+}
+
+// frame is a function's frame of local variables, its slots named by their
+// offset below its top as a hand-written file names them (x-8(SP) for the
+// slot 8 bytes below): each is addressed from the hardware stack pointer,
+// size−offset bytes above it, where the assembler puts the symbol's slot,
+// so the instructions are the same either way. It panics when two slots
+// overlap.
+type frame struct {
+	size  int
+	slots map[int]int // offset below the top → bytes
+}
+
+// newFrame reserves size bytes of local variables.
+func newFrame(size int) *frame {
+	AllocLocal(size)
+	return &frame{size: size, slots: map[int]int{}}
+}
+
+// at returns the 8-byte slot off bytes below the top of the frame.
+func (f *frame) at(off int) Mem { return f.block(off, 8) }
+
+// block returns the slot of bytes bytes that starts off bytes below the
+// top of the frame.
+func (f *frame) block(off, bytes int) Mem {
+	if off > f.size || bytes > off {
+		panic(fmt.Sprintf("frame slot %d (%d bytes) outside the frame of %d", off, bytes, f.size))
+	}
+	if b, ok := f.slots[off]; ok && b != bytes {
+		panic(fmt.Sprintf("frame slot %d used as %d and %d bytes", off, b, bytes))
+	}
+	for o, b := range f.slots {
+		if o != off && o-b < off && off-bytes < o {
+			panic(fmt.Sprintf("frame slots %d (%d bytes) and %d (%d bytes) overlap", off, bytes, o, b))
+		}
+	}
+	f.slots[off] = bytes
+	return Mem{Base: StackPointer, Disp: f.size - off}
+}
 
 // arg returns the address of a parameter or result in the argument frame.
 func arg(c gotypes.Component) Mem {

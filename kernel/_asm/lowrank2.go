@@ -44,7 +44,7 @@ var (
 func combineRowsAVX2(t combineAVX2) {
 	op := fmt.Sprintf("cr%d", t.rows)
 	l := func(s string) string { return op + "_" + s }
-	sig := combine1Sig
+	sig := combineSigNoWalk
 	if t.stream {
 		sig = combineSig
 	}
@@ -218,7 +218,11 @@ func combineRowsAVX2(t combineAVX2) {
 	Label(l("four"))
 	steps(1, "4", "done")
 
-	combineEnd(l("done"), l("ret"), t.stream)
+	if t.stream {
+		combineEndStream(l("done"), l("ret"))
+		return
+	}
+	combineEnd(l("done"))
 }
 
 // combineRow1AVX2 writes combineRows1AVX2: combineRows4AVX2 for one row,
@@ -226,17 +230,18 @@ func combineRowsAVX2(t combineAVX2) {
 func combineRow1AVX2() {
 	const op = "cr1"
 	l := func(s string) string { return op + "_" + s }
-	TEXT("combineRows1AVX2", NOSPLIT, combine1Sig)
+	TEXT("combineRows1AVX2", NOSPLIT, combineSigNoWalk)
 	Comment("combineRows4AVX2 for one row, with its coefficients c[t] contiguous: 16",
 		"columns a step (four ymm), then 4.")
 	combineStart(false)
 	col := func(base Register, i int) Mem { return Mem{Base: base, Disp: 32 * i, Index: RAX, Scale: 1} }
 
-	// steps writes the steps of n registers of 4 columns (4 or 1) at the
-	// labels named by width.
-	steps := func(n int, width, next string) {
+	// steps writes the loop of n registers of 4 columns (4 or 1) a step at
+	// the label loop (its other labels named by width), while n registers
+	// are left; then it goes on at next.
+	steps := func(n int, width, loop, next string) {
 		w := func(s string) string { return l(s + width) }
-		Label(l(map[int]string{4: "loop16", 1: "four"}[n]))
+		Label(l(loop))
 		MOVQ(R9, RBX)
 		SUBQ(RAX, RBX)
 		CMPQ(RBX, U32(32*n))
@@ -276,9 +281,9 @@ func combineRow1AVX2() {
 			VMOVUPD(ymm[i], col(RBX, i))
 		}
 		ADDQ(U32(32*n), RAX)
-		JMP(LabelRef(l(map[int]string{4: "loop16", 1: "four"}[n])))
+		JMP(LabelRef(l(loop)))
 	}
-	steps(4, "16", "four")
-	steps(1, "4", "done")
-	combineEnd(l("done"), "", false)
+	steps(4, "16", "loop16", "four")
+	steps(1, "4", "four", "done")
+	combineEnd(l("done"))
 }

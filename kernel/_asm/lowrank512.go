@@ -20,10 +20,11 @@ func lowRankAVX512() {
 	}
 }
 
-// The signatures of the AVX-512 low-rank kernels.
+// The signatures of the combineRows kernels: with the walk of the next
+// block's panel and non-temporal stores, and without.
 const (
-	combineSig  = "func(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, pfp *float64, pfleft, pfw int, nt, first, last bool)"
-	combine1Sig = "func(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool)"
+	combineSig       = "func(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, pfp *float64, pfleft, pfw int, nt, first, last bool)"
+	combineSigNoWalk = "func(x, m, s, z, p, c *float64, sigma float64, cols, stride, kp int, first, last bool)"
 )
 
 // at4 is the i-th register (64 bytes) of the 32 float64 at m.
@@ -187,7 +188,7 @@ func combineRowsAVX512(rows int) {
 	CMPQ(RAX, R9)
 	JLT(LabelRef(l("loop")))
 
-	combineEnd(l("done"), l("ret"), true)
+	combineEndStream(l("done"), l("ret"))
 }
 
 // combineRow1AVX512 writes combineRows1AVX512: combineRows6AVX512 for one
@@ -196,7 +197,7 @@ func combineRowsAVX512(rows int) {
 func combineRow1AVX512() {
 	const op = "cr1z"
 	l := func(s string) string { return op + "_" + s }
-	TEXT("combineRows1AVX512", NOSPLIT, combine1Sig)
+	TEXT("combineRows1AVX512", NOSPLIT, combineSigNoWalk)
 	Comment("combineRows6AVX512 for one row, with its coefficients c[t] contiguous:",
 		"32 columns a step (four zmm), cols a multiple of 32.")
 	acc := acc4(0)
@@ -248,7 +249,7 @@ func combineRow1AVX512() {
 	CMPQ(RAX, R9)
 	JLT(LabelRef(l("loop")))
 
-	combineEnd(l("done"), "", false)
+	combineEnd(l("done"))
 }
 
 // The 8 rows of a in dotRows8: SI, R9, R10, R11, DX, DI, R14 and R8, each
@@ -257,14 +258,6 @@ var (
 	dotARows = []Register{RSI, R9, R10, R11, RDX, RDI, R14, R8}
 	dotBRows = []Register{RBX, R12, R13}
 )
-
-// foldZ adds the high 256 bits of the zmm accumulator z to its low half
-// (lane l gets lanes l and l+4), through Z31, with 512-bit operations only
-// (the accumulators past Z15 have no VEX form).
-func foldZ(z VecPhysical) {
-	VEXTRACTF64X4(Imm(1), z, Y31)
-	VADDPD(Z31, z, z)
-}
 
 // dotRows8AVX512 writes dotRows8x<nb>AVX512: dst[j*ldd+i] += a_i·b_j for
 // the 8 rows i of a and the nb rows j of b, each pair's sum the bits the
@@ -385,7 +378,7 @@ func dotRows8AVX512(nb int) {
 	Label(l("reduce"))
 	Comment("each accumulator's halves added, then 4 rows' sums at a time added to dst")
 	for i := 0; i < 8*nb; i++ {
-		foldZ(zmm[i])
+		fold512(zmm[i], Z31)
 	}
 	Load(Param("dst"), RDI)
 	if nb == 1 {
@@ -418,7 +411,7 @@ func dotRows8AVX512(nb int) {
 	for j := 0; j < 3; j++ {
 		hsum4Add(y(0, j), y(1, j), y(2, j), y(3, j), out(j, 0))
 	}
-	Comment("the rows 4-7 (Z12-Z23) moved below Z16, where their halves have VEX forms")
+	Comment("the rows 5-7 (Z15-Z23) moved below Z16, where their halves have VEX forms")
 	for i := 0; i < 9; i++ {
 		VMOVAPD(zmm[15+i], zmm[i])
 	}

@@ -14,24 +14,6 @@ func panelsAVX2() {
 	panel4AVX2()
 }
 
-// frame is a function's frame of local variables, named by their offset
-// below its top as a hand-written file would name them (x-8(SP) for the
-// slot at 8 bytes below): each is addressed from the hardware stack
-// pointer, size−offset bytes above it, where the assembler puts the
-// symbol's slot, so the instructions are the same either way.
-type frame struct{ size int }
-
-// newFrame reserves size bytes of local variables.
-func newFrame(size int) frame {
-	AllocLocal(size)
-	return frame{size}
-}
-
-// at returns the slot off bytes below the top of the frame.
-func (f frame) at(off int) Mem {
-	return Mem{Base: StackPointer, Disp: f.size - off}
-}
-
 // The frame slots of panel4AVX2, by their offset below the frame's top.
 const (
 	p4ytile     = 8   // the tile's first output in y
@@ -47,7 +29,7 @@ const (
 	p4kc4       = 104 // the update's steps of 4 columns: kc / 4
 	p4kc4rest   = 112 // kc mod 4
 	p4ptile     = 120 // p at the tile's first row
-	p4umask     = 144 // the mask of the update's kc mod 4 last columns (32 bytes)
+	p4umask     = 160 // the mask of the update's kc mod 4 last columns (32 bytes)
 )
 
 // p4slots are the frame slots of panel4AVX2 that the panels share.
@@ -69,7 +51,7 @@ type panelSlots struct {
 // row), and in the frame ytile = y, tilesleft = tiles, stride = 8·kp, kc8 =
 // kc/8 and kcrest = kc mod 8, which it leaves in CX with the flags set by it
 // (ZF when 0). AX and BX scratch.
-func panelsStart(f frame, s panelSlots) {
+func panelsStart(f *frame, s panelSlots) {
 	Comment("R8 = NBYTES, R9 = 3·NBYTES, SI = a; in the frame the tile's y, the",
 		"tiles left, the packed row's stride 8·kp, kc / 8 and kc mod 8 (in CX)")
 	Load(Param("n"), R8)
@@ -94,7 +76,7 @@ func panelsStart(f frame, s panelSlots) {
 // blocksStart sets the tile's block counters from the arguments g3, g2
 // and g1, points xtb at the packed panel xt and kleft at the vector count
 // k, and DX at the tile's first output (AX scratch).
-func blocksStart(f frame, s panelSlots) {
+func blocksStart(f *frame, s panelSlots) {
 	Comment("The tile's block counters, the packed panel, the vectors left and",
 		"DX at the tile's first output")
 	for _, a := range []struct {
@@ -113,7 +95,7 @@ func blocksStart(f frame, s panelSlots) {
 
 // nextBlock jumps to b3, b2 or b1 for the tile's next block (the first
 // counter of left3, left2, left1 not yet zero), or to done after the last.
-func nextBlock(f frame, s panelSlots, b3, b2, b1, done string) {
+func nextBlock(f *frame, s panelSlots, b3, b2, b1, done string) {
 	for _, b := range []struct {
 		left  int
 		label string
@@ -159,21 +141,6 @@ var (
 	p4out    = RDX // the block's first output
 )
 
-// p4rowAt addresses row r (0-3) of the tile at column offset d from R11.
-func p4rowAt(r, d int) Mem {
-	switch r {
-	case 0:
-		return Mem{Base: p4col, Disp: d}
-	case 1:
-		return Mem{Base: p4col, Disp: d, Index: p4row, Scale: 1}
-	case 2:
-		return Mem{Base: p4col, Disp: d, Index: p4row, Scale: 2}
-	case 3:
-		return Mem{Base: p4col, Disp: d, Index: p4row3, Scale: 1}
-	}
-	panic(fmt.Sprintf("no row %d in a tile of 4", r))
-}
-
 // p4step writes one column step of a block of J registers at column offset
 // d: J loads of the packed row into Y12…, then per row a broadcast into Y15
 // and J FMAs into that row's accumulators Y(J·r)…Y(J·r+J−1).
@@ -182,7 +149,7 @@ func p4step(J, d int) {
 		VMOVUPD(Mem{Base: p4xt, Disp: 32 * b}, ymm[12+b])
 	}
 	for r := 0; r < 4; r++ {
-		VBROADCASTSD(p4rowAt(r, d), Y15)
+		VBROADCASTSD(rowA(r, d, p4col), Y15)
 		for b := 0; b < J; b++ {
 			VFMADD231PD(ymm[12+b], Y15, ymm[J*r+b])
 		}
@@ -193,7 +160,7 @@ func p4step(J, d int) {
 // p4cols writes the column loop of one block of J registers: 8 columns (a
 // cache line of each row, the next tile's line prefetched into L2) a step,
 // then the kc mod 8 rest one column a step.
-func p4cols(f frame, J int) {
+func p4cols(f *frame, J int) {
 	l := func(s string) string { return fmt.Sprintf("p4_b%d_%s", J, s) }
 	MOVQ(p4tile, p4col)
 	LEAQ(Mem{Base: p4tile, Index: p4row, Scale: 4}, p4next)
@@ -221,7 +188,7 @@ func p4cols(f frame, J int) {
 // at most the vectors left (kleft), each column of the 4×4 block,
 // transposed in registers, added to 4 rows of one vector; a group past the
 // k vectors (pad lanes only) adds nothing.
-func p4group(f frame, r []VecPhysical, done string) {
+func p4group(f *frame, r []VecPhysical, done string) {
 	MOVQ(f.at(p4kleft), RCX)
 	MOVQ(U32(4), RBX)
 	CMPQ(RCX, RBX)
@@ -252,7 +219,7 @@ func p4group(f frame, r []VecPhysical, done string) {
 // bits), the kc mod 4 last columns under the mask umask (BX p_r, DI the
 // row, R10 rows left, R11 and R12 the columns of the row and of v, CX the
 // steps of 4 columns; Y0, Y1, Y12-Y15 scratch).
-func p4update(f frame) {
+func p4update(f *frame) {
 	MOVQ(f.at(p4ptile), RBX)
 	VBROADCASTSD(arg(Param("alpha")), Y14)
 	VMOVSD(arg(Param("beta")), X13)
@@ -277,7 +244,7 @@ func p4update(f frame) {
 	Label("p4_upd_tail")
 	CMPQ(f.at(p4kc4rest), Imm(0))
 	JEQ(LabelRef("p4_upd_next"))
-	VMOVDQU(f.at(p4umask), Y12)
+	VMOVDQU(f.block(p4umask, 32), Y12)
 	VMASKMOVPD(Mem{Base: R11}, Y12, Y0)
 	VMASKMOVPD(Mem{Base: R12}, Y12, Y1)
 	VMULPD(Y14, Y0, Y0)
@@ -294,7 +261,7 @@ func p4update(f frame) {
 // p4block writes the block of J registers: its counter, the accumulators
 // cleared, the column loop, the packed panel moved on by J registers, and
 // the J groups of 4 vectors added to y.
-func p4block(f frame, J int, left int) {
+func p4block(f *frame, J int, left int) {
 	Label(fmt.Sprintf("p4_b%d", J))
 	DECQ(f.at(left))
 	for i := 0; i < 4*J; i++ {
@@ -328,7 +295,7 @@ func panel4AVX2() {
 		"(UpdateMulVecs), each tile's 4×kc block of A is updated in place just",
 		"before its column loops, so A is read and written once and the block is",
 		"in L1 when the loops read it.")
-	f := newFrame(144)
+	f := newFrame(160)
 
 	panelsStart(f, p4slots)
 	CMPQ(arg(Param("update")), Imm(0))
@@ -348,7 +315,7 @@ func panel4AVX2() {
 	VMOVQ(RCX, X2)
 	VPBROADCASTQ(X2, Y2)
 	VPCMPGTQ(Y1, Y2, Y12)
-	VMOVDQU(Y12, f.at(p4umask))
+	VMOVDQU(Y12, f.block(p4umask, 32))
 	Load(Param("p").Base(), RAX)
 	MOVQ(RAX, f.at(p4ptile))
 

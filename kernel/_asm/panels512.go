@@ -24,8 +24,9 @@ func panelsAVX512() {
 const aps = 4160
 
 // The frame slots of the AVX-512 panels, by their offset below the top of
-// the frame (232 bytes).
+// the frame (p8frame bytes).
 const (
+	p8frame     = 232
 	p8ytile     = 8
 	p8ptile     = 16  // p at the next tile's first row
 	p8xtb       = 24  // the current block's first packed row
@@ -59,40 +60,13 @@ type tileKind struct {
 	name   string // the function
 	op     string // the labels' prefix
 	rows   int    // rows of a tile
-	frame  int    // the frame's size
 	blocks []int  // the registers of its blocks: 3, 2, 1 or 4
 }
 
 var (
-	tile8 = tileKind{name: "panel8AVX512", op: "p8", rows: 8, frame: 232, blocks: []int{3, 2, 1}}
-	tile6 = tileKind{name: "panel6AVX512", op: "p6", rows: 6, frame: 232, blocks: []int{4}}
+	tile8 = tileKind{name: "panel8AVX512", op: "p8", rows: 8, blocks: []int{3, 2, 1}}
+	tile6 = tileKind{name: "panel6AVX512", op: "p6", rows: 6, blocks: []int{4}}
 )
-
-// rowA addresses row r of a tile of A at column offset d from base, with
-// the strides NBYTES (R8), 3·NBYTES (R9), 5·NBYTES (R10), 7·NBYTES (R13).
-func rowA(r, d int, base Register) Mem {
-	m := Mem{Base: base, Disp: d}
-	switch r {
-	case 0:
-	case 1:
-		m.Index, m.Scale = R8, 1
-	case 2:
-		m.Index, m.Scale = R8, 2
-	case 3:
-		m.Index, m.Scale = R9, 1
-	case 4:
-		m.Index, m.Scale = R8, 4
-	case 5:
-		m.Index, m.Scale = R10, 1
-	case 6:
-		m.Index, m.Scale = R9, 2
-	case 7:
-		m.Index, m.Scale = R13, 1
-	default:
-		panic(fmt.Sprintf("no row %d in a tile", r))
-	}
-	return m
-}
 
 // rowCopy addresses row r of a copied block at column offset d from base.
 func rowCopy(r, d int, base Register) Mem { return Mem{Base: base, Disp: d + r*aps} }
@@ -205,13 +179,13 @@ func line()     { VMOVUPD(Mem{Base: RBX}, Z30) }
 func lineTail() { VMOVUPD_Z(Mem{Base: RBX}, K1, Z30) }
 
 // updOne applies upd to row r of the next tile at DI, copied to CX.
-func updOne(f frame, upd rowUpdate, r int) {
+func updOne(f *frame, upd rowUpdate, r int) {
 	upd(rowA(r, 0, RDI), rowCopy(r, 0, RCX), f.at(p8bp0+8*r))
 }
 
 // copyRows updates one cache line of each row of the tile at DI and copies
 // it to CX with upd.
-func (t tileKind) copyRows(f frame, upd rowUpdate) {
+func (t tileKind) copyRows(f *frame, upd rowUpdate) {
 	for r := 0; r < t.rows; r++ {
 		updOne(f, upd, r)
 	}
@@ -219,7 +193,7 @@ func (t tileKind) copyRows(f frame, upd rowUpdate) {
 
 // bp stores β·p of the next tile's rows (p at ptile) in bp0 … and moves
 // ptile on: the operations of scaleAddOuterAVX512, so the same bits.
-func (t tileKind) bp(f frame) {
+func (t tileKind) bp(f *frame) {
 	VMOVSD(f.at(p8beta), X30)
 	MOVQ(f.at(p8ptile), RAX)
 	for r := 0; r < t.rows; r++ {
@@ -235,7 +209,7 @@ func (t tileKind) bp(f frame) {
 // prefetching the next tile's line of each row once per 8 columns (MulVecs
 // without the update, where copying cost more than the sets the rows
 // share).
-func (t tileKind) columns(f frame, J int, half, copied bool, l func(string) string) {
+func (t tileKind) columns(f *frame, J int, half, copied bool, l func(string) string) {
 	if copied {
 		MOVQ(f.at(p8cur), R11)
 	} else {
@@ -264,7 +238,7 @@ func (t tileKind) columns(f frame, J int, half, copied bool, l func(string) stri
 // updateBlock updates the whole block of the tile at SI and copies it to
 // cur, in a loop of its own: the first tile of a call, which no column loop
 // updated.
-func (t tileKind) updateBlock(f frame) {
+func (t tileKind) updateBlock(f *frame) {
 	l := func(s string) string { return t.op + "_first_" + s }
 	MOVQ(RSI, RDI)
 	MOVQ(f.at(p8cur), RCX)
@@ -294,7 +268,7 @@ func (t tileKind) updateBlock(f frame) {
 // the next tile's block overwrites one cache line behind the reads), DI at
 // the next tile's first row in A, DX (saved first: it is &y) at the tile
 // after that, BX at v, Z29 = α.
-func (t tileKind) copySetup(f frame, onebuf bool) {
+func (t tileKind) copySetup(f *frame, onebuf bool) {
 	MOVQ(f.at(p8cur), R11)
 	if onebuf {
 		MOVQ(R11, RCX)
@@ -316,7 +290,7 @@ func (t tileKind) copySetup(f frame, onebuf bool) {
 // of one cache line of one row of the next tile's block (none after the
 // steps past its rows), and the pointers moved on 8 columns while R11 is
 // below endp.
-func (t tileKind) copyLoop(f frame, J int, half bool, upd rowUpdate, loop string) {
+func (t tileKind) copyLoop(f *frame, J int, half bool, upd rowUpdate, loop string) {
 	Label(loop)
 	t.prefetchRows(func(m Op) { PREFETCHT1(m) }, 0, RDX)
 	t.prefetchRows(func(m Op) { PREFETCHT0(m) }, 64, RDI)
@@ -338,7 +312,7 @@ func (t tileKind) copyLoop(f frame, J int, half bool, upd rowUpdate, loop string
 // tile: after each column step it updates and copies one cache line of one
 // row of the next tile's block (copyLoop). The kc mod 8 last columns of the
 // next tile are done before this tile's rest steps.
-func (t tileKind) columnsCopy(f frame, J int, half bool, upd rowUpdate, l func(string) string) {
+func (t tileKind) columnsCopy(f *frame, J int, half bool, upd rowUpdate, l func(string) string) {
 	t.copySetup(f, false)
 	CMPQ(R11, f.at(p8endp))
 	JAE(LabelRef(l("rest")))
@@ -367,7 +341,7 @@ func (t tileKind) columnsCopy(f frame, J int, half bool, upd rowUpdate, l func(s
 // (the next tile's first line of each row asked for in L1); after the last,
 // this tile's kc mod 8 rest steps run first, then the next tile's last
 // group and its kc mod 8 columns are updated and copied outside the loop.
-func (t tileKind) columnsCopy1(f frame, J int, half bool, upd rowUpdate, l func(string) string) {
+func (t tileKind) columnsCopy1(f *frame, J int, half bool, upd rowUpdate, l func(string) string) {
 	t.copySetup(f, true)
 	t.prefetchRows(func(m Op) { PREFETCHT1(m) }, 0, RDX)
 	t.prefetchRows(func(m Op) { PREFETCHT0(m) }, 0, RDI)
@@ -397,7 +371,7 @@ func (t tileKind) columnsCopy1(f frame, J int, half bool, upd rowUpdate, l func(
 
 // eitherAlpha runs the copying column loop cols with updRow1 when α = 1
 // (at the label pfx1) and with updRow otherwise, then jumps to sums.
-func eitherAlpha(f frame, pfx, sums string, cols func(upd rowUpdate, l func(string) string)) {
+func eitherAlpha(f *frame, pfx, sums string, cols func(upd rowUpdate, l func(string) string)) {
 	CMPQ(f.at(p8alpha1), Imm(0))
 	JNE(LabelRef(pfx + "1"))
 	cols(updRow, func(s string) string { return pfx + "_" + s })
@@ -410,11 +384,13 @@ func eitherAlpha(f frame, pfx, sums string, cols func(upd rowUpdate, l func(stri
 // blockVariant writes the column loops of one block of J registers (half:
 // the last 4 lanes wide) at label pfx: without the update the loop on A
 // (pfx_a), with it the loop on the copy (pfx_p), or, in a tile's first
-// block with a next tile, the copying loop (two buffers, or pfx+"o" with
-// one where the block can be a tile's only one), each for α = 1 or not;
-// then the sums at sums (jumped to unless fall is set: they follow).
-func (t tileKind) blockVariant(f frame, J int, half bool, pfx, sums string, fall bool) {
-	single := J == t.blocks[0] && (J == 3 || J == 4)
+// block with a next tile, the copying loop with two buffers (pfx+"u", and
+// pfx+"u1" for α = 1) or, where the block is the tile's only one and the
+// caller asks for onebuf, with one (pfx+"o", pfx+"o1"); then the sums at
+// sums (jumped to unless fall is set: they follow). The first block of
+// each tile kind is the one that can be a tile's only one.
+func (t tileKind) blockVariant(f *frame, J int, half bool, pfx, sums string, fall bool) {
+	single := J == t.blocks[0]
 	CMPQ(arg(Param("update")), Imm(0))
 	JEQ(LabelRef(pfx + "_a"))
 	CMPQ(f.at(p8copynext), Imm(0))
@@ -448,7 +424,7 @@ func (t tileKind) blockVariant(f frame, J int, half bool, pfx, sums string, fall
 // (each vector's rows one register) and added to y, 6 rows under the mask
 // K2 in the 6-row tiles; a group past the k vectors (pad lanes only) adds
 // nothing.
-func (t tileKind) sums(f frame, J int) {
+func (t tileKind) sums(f *frame, J int) {
 	ADDQ(U32(64*J), f.at(p8xtb))
 	for g := 0; g < J; g++ {
 		done := fmt.Sprintf("%s_s%d_g%d", t.op, J, g)
@@ -540,7 +516,9 @@ func panelAVX512(t tileKind) {
 			"3+1 registers with a weak block of 1; half as in panel8AVX512 (g4 = 1).",
 			"The sums go to y through masked (K2) loads and stores of 6 lanes.")
 	}
-	f := newFrame(t.frame)
+	// The panels check the stack (no NOSPLIT): their frame is larger than
+	// the assembler lets a NOSPLIT function take.
+	f := newFrame(p8frame)
 	if t.rows == 6 {
 		Comment("K2 = the 6 rows of a tile's sums")
 		MOVQ(U32(0x3f), RAX)
@@ -559,15 +537,16 @@ func panelAVX512(t tileKind) {
 		"block updated and copied in a loop of its own.")
 	CMPQ(arg(Param("update")), Imm(0))
 	JEQ(LabelRef(l("tile")))
-	MOVQ(arg(Param("p").Base()), RAX)
+	Load(Param("p").Base(), RAX)
 	MOVQ(RAX, f.at(p8ptile))
-	MOVQ(arg(Param("ap").Base()), RAX)
+	Load(Param("ap").Base(), RAX)
 	MOVQ(RAX, f.at(p8cur))
 	ADDQ(U32(8*aps), RAX)
 	MOVQ(RAX, f.at(p8nxt))
 	MOVQ(arg(Param("alpha")), RAX)
 	MOVQ(RAX, f.at(p8alpha))
-	Comment("alpha1 = 1 if α is 1.0, else 0")
+	Comment("alpha1 = 1 if α is 1.0, else 0 (α loaded again, as the hand-written",
+		"kernel did)")
 	XORQ(RCX, RCX)
 	MOVQ(U32(1), RDX)
 	MOVQ(arg(Param("alpha")), RAX)
@@ -577,7 +556,7 @@ func panelAVX512(t tileKind) {
 	MOVQ(RCX, f.at(p8alpha1))
 	MOVQ(arg(Param("beta")), RAX)
 	MOVQ(RAX, f.at(p8beta))
-	MOVQ(arg(Param("v").Base()), RAX)
+	Load(Param("v").Base(), RAX)
 	MOVQ(RAX, f.at(p8v))
 	t.bp(f)
 	t.updateBlock(f)
@@ -630,10 +609,8 @@ func panelAVX512(t tileKind) {
 		pfx := fmt.Sprintf("%s_b%d", t.op, J)
 		sums := pfx + "_sums"
 		Label(pfx)
-		for i := 0; i < J*t.rows; i += 8 {
-			for j := i; j < i+8; j++ {
-				VPXORQ(zmm[j], zmm[j], zmm[j])
-			}
+		for i := 0; i < J*t.rows; i++ {
+			VPXORQ(zmm[i], zmm[i], zmm[i])
 		}
 		if J == t.blocks[0] {
 			CMPQ(arg(Param("half")), Imm(0))
@@ -686,9 +663,9 @@ const (
 // packMasks writes the row masks for the column mask in AX: mfull[l] = AX,
 // mlast[l] = AX for the vlast vectors of the last group and 0 past them
 // (BX, DX and R12 scratch).
-func packMasks(f frame) {
+func packMasks(f *frame) {
 	MOVQ(f.at(pkvlast), RBX)
-	LEAQ(f.at(pkmfull), RDX)
+	LEAQ(f.block(pkmfull, 64), RDX)
 	for r := 0; r < 8; r++ {
 		MOVQ(RAX, Mem{Base: RDX, Disp: 8 * r})
 		XORQ(R12, R12)
@@ -778,14 +755,14 @@ func packPanelAVX512() {
 	TESTQ(R12, R12)
 	JZ(LabelRef("pack_last"))
 	Label("pack_full")
-	packGroup(f.at(pkmfull))
+	packGroup(f.block(pkmfull, 64))
 	packStore(true, "")
 	ADDQ(U32(64), RDX)
 	LEAQ(Mem{Base: RBX, Index: R8, Scale: 8}, RBX)
 	DECQ(R12)
 	JNZ(LabelRef("pack_full"))
 	Label("pack_last")
-	packGroup(f.at(pkmlast))
+	packGroup(f.block(pkmlast, 64))
 	packStore(true, "")
 	ADDQ(U32(64), RSI)
 	LEAQ(Mem{Base: RDI, Index: R11, Scale: 8}, RDI)
@@ -808,14 +785,14 @@ func packPanelAVX512() {
 	TESTQ(RAX, RAX)
 	JZ(LabelRef("pack_tail_last"))
 	Label("pack_tail_full")
-	packGroup(f.at(pkmfull))
+	packGroup(f.block(pkmfull, 64))
 	packStore(false, "pack_tail_full_stored")
 	ADDQ(U32(64), RDX)
 	LEAQ(Mem{Base: RBX, Index: R8, Scale: 8}, RBX)
 	DECQ(f.at(pkgleft))
 	JNZ(LabelRef("pack_tail_full"))
 	Label("pack_tail_last")
-	packGroup(f.at(pkmlast))
+	packGroup(f.block(pkmlast, 64))
 	packStore(false, "pack_tail_last_stored")
 
 	Label("pack_done")

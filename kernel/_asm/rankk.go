@@ -98,8 +98,8 @@ func scaleAddRankK(v isa) {
 			"columns to the start of the next.")
 	}
 	f := newFrame(136)
-	coef, gap := f.at(136), f.at(8)
-	B := v.bytes()
+	coef, gap := f.block(136, 128), f.at(8)
+	width := v.bytes()
 
 	Load(Param("a").Base(), rkA)
 	Load(Param("n"), rkRow)
@@ -137,20 +137,20 @@ func scaleAddRankK(v isa) {
 	// for t < k: s = fma(c_t, q_t[j : …], s).
 	block := func(regs int, terms string) {
 		for i := 0; i < regs; i++ {
-			VMULPD(at(rkA, i*B), alpha, v.r(i))
+			VMULPD(at(rkA, i*width), alpha, v.r(i))
 		}
 		termsStart()
 		Label(terms)
 		VBROADCASTSD(coefAt(0), c)
 		for i := 0; i < regs; i++ {
-			VFMADD231PD(at(rkQt, i*B), c, v.r(i))
+			VFMADD231PD(at(rkQt, i*width), c, v.r(i))
 		}
 		termsNext(terms)
 		for i := 0; i < regs; i++ {
-			VMOVUPD(v.r(i), at(rkA, i*B))
+			VMOVUPD(v.r(i), at(rkA, i*width))
 		}
-		ADDQ(U32(regs*B), rkQ)
-		ADDQ(U32(regs*B), rkA)
+		ADDQ(U32(regs*width), rkQ)
+		ADDQ(U32(regs*width), rkA)
 	}
 
 	if v.lanes == 8 {
@@ -159,7 +159,7 @@ func scaleAddRankK(v isa) {
 		Label(l("cols64"))
 		Comment("The same columns 4 rows down: the panel visits each row of A for",
 			"only cols elements, too short a run for the hardware prefetchers.")
-		for d := 0; d < 8*B; d += 64 {
+		for d := 0; d < 8*width; d += 64 {
 			PREFETCHT0(Mem{Base: rkA, Disp: d, Index: rkRow, Scale: 4})
 		}
 		block(8, l("terms64"))
@@ -236,7 +236,7 @@ func rk4rowAt(r, d int) Mem {
 // rounded down to tileCols columns, the tail's mask for lanes) and the
 // group's start: its coefficient tables, R12 at row 2, SI at q and BX the
 // blocks of the group; it jumps to skip when there are none.
-func scaleAddRankK4Start(v isa, f frame, op string, tileCols int, alpha VecPhysical, skip string) {
+func scaleAddRankK4Start(v isa, f *frame, op string, tileCols int, alpha VecPhysical, skip string) {
 	l := func(s string) string { return op + "_" + s }
 	Load(Param("beta").Base(), RAX)
 	MOVQ(RAX, f.at(rk4bsave))
@@ -275,7 +275,7 @@ func scaleAddRankK4Start(v isa, f frame, op string, tileCols int, alpha VecPhysi
 	Label(l("group"))
 	Comment("coef[r*16 + t] = β[t]·p[t*n + i+r] for the 4 rows r, t < k; R12 moves",
 		"on 4 rows, then holds row 2 (p's pointer waits in the frame)")
-	LEAQ(f.at(rk4coef), rkCoef)
+	LEAQ(f.block(rk4coef, 512), rkCoef)
 	LEAQ(Mem{Base: rkCoef, Index: rkK, Scale: 8}, rkCoef)
 	for r := 0; r < 4; r++ {
 		if r > 0 {
@@ -295,7 +295,7 @@ func scaleAddRankK4Start(v isa, f frame, op string, tileCols int, alpha VecPhysi
 
 // scaleAddRankK4End writes the 4-row updates' step to the next group and
 // the return.
-func scaleAddRankK4End(f frame, op string) {
+func scaleAddRankK4End(f *frame, op string) {
 	Label(op + "_next")
 	MOVQ(f.at(rk4psave), rkP)
 	ADDQ(f.at(rk4gap), rkA)

@@ -32,26 +32,6 @@ var (
 	stride5         = R10
 )
 
-// strided returns the address of row or vector j of a group that starts at
-// base: base + j·NBYTES with the strides held in R8, R9 and R10.
-func strided(base Register, j int) Mem {
-	switch j {
-	case 0:
-		return Mem{Base: base}
-	case 1:
-		return Mem{Base: base, Index: stride, Scale: 1}
-	case 2:
-		return Mem{Base: base, Index: stride, Scale: 2}
-	case 3:
-		return Mem{Base: base, Index: stride3, Scale: 1}
-	case 4:
-		return Mem{Base: base, Index: stride, Scale: 4}
-	case 5:
-		return Mem{Base: base, Index: stride5, Scale: 1}
-	}
-	panic(fmt.Sprintf("no address for vector %d", j))
-}
-
 // acc returns the accumulator of row r and vector j: Z(4j+r).
 func acc(j, r int) VecPhysical { return zmm[4*j+r] }
 
@@ -100,10 +80,10 @@ func tileRows(v int) {
 	Label(l("loop"))
 	Comment("rows i < 4 of this block of 8 columns")
 	for r, z := range rowLoads {
-		VMOVUPD(strided(rows, r), z)
+		VMOVUPD(rowA(r, 0, rows), z)
 	}
 	for j := 0; j < v; j++ {
-		VMOVUPD(strided(vecs, j), Z28)
+		VMOVUPD(rowA(j, 0, vecs), Z28)
 		for r, z := range rowLoads {
 			VFMADD231PD(z, Z28, acc(j, r))
 		}
@@ -119,10 +99,10 @@ func tileRows(v int) {
 	JZ(LabelRef(l("reduce")))
 	loadTailMask()
 	for r, z := range rowLoads {
-		VMOVUPD_Z(strided(rows, r), K1, z)
+		VMOVUPD_Z(rowA(r, 0, rows), K1, z)
 	}
 	for j := 0; j < v; j++ {
-		VMOVUPD_Z(strided(vecs, j), K1, Z28)
+		VMOVUPD_Z(rowA(j, 0, vecs), K1, Z28)
 		for r, z := range rowLoads {
 			VFMADD231PD(z, Z28, acc(j, r))
 		}
@@ -132,20 +112,20 @@ func tileRows(v int) {
 	Comment("512 → 256 bits for every accumulator")
 	for j := 0; j < v; j++ {
 		for r := 0; r < 4; r++ {
-			fold512(acc(j, r))
+			fold512(acc(j, r), Z24)
 		}
 	}
 	Comment("y[j*n : j*n+4] = the 4 row sums of vector j")
 	for j := 0; j < min(v, 4); j++ {
-		hsum4(ymm[4*j:4*j+4], strided(out, j))
+		hsum4(ymm[4*j:4*j+4], rowA(j, 0, out))
 	}
 	if v > 4 {
-		Comment("vectors 4 and up live in Z16 and up: move them below Z16 for VEX HSUM4")
+		Comment("vectors 4 and up live in Z16 and up: move them below Z16 for hsum4's VEX instructions")
 		for i := 16; i < 4*v; i++ {
 			VMOVAPD(zmm[i], zmm[i-16])
 		}
 		for j := 4; j < v; j++ {
-			hsum4(ymm[4*(j-4):4*(j-4)+4], strided(out, j))
+			hsum4(ymm[4*(j-4):4*(j-4)+4], rowA(j, 0, out))
 		}
 	}
 
@@ -201,10 +181,10 @@ func tileRow1(v isa) {
 	VMOVUPD(Mem{Base: vecs}, xe)
 	VMOVUPD(at(vecs, v.bytes()), xo)
 	for r, z := range even {
-		VFMADD231PD(strided(rows, r), xe, z)
+		VFMADD231PD(rowA(r, 0, rows), xe, z)
 	}
 	for r, z := range odd {
-		m := strided(rows, r)
+		m := rowA(r, 0, rows)
 		m.Disp = v.bytes()
 		VFMADD231PD(m, xo, z)
 	}
@@ -219,7 +199,7 @@ func tileRow1(v isa) {
 	JZ(LabelRef(l("tail")))
 	VMOVUPD(Mem{Base: vecs}, xe)
 	for r, z := range even {
-		VFMADD231PD(strided(rows, r), xe, z)
+		VFMADD231PD(rowA(r, 0, rows), xe, z)
 	}
 	ADDQ(U32(v.bytes()), rows)
 	ADDQ(U32(v.bytes()), vecs)
@@ -230,7 +210,7 @@ func tileRow1(v isa) {
 	v.tailMask(Y10)
 	v.load(Mem{Base: vecs}, Y10, xe)
 	for r, z := range even {
-		v.load(strided(rows, r), Y10, xo)
+		v.load(rowA(r, 0, rows), Y10, xo)
 		VFMADD231PD(xo, xe, z)
 	}
 
@@ -240,7 +220,7 @@ func tileRow1(v isa) {
 	}
 	if v.lanes == 8 {
 		for _, z := range even {
-			fold512(z)
+			fold512(z, Z24)
 		}
 	}
 	hsum4(ymm[0:4], Mem{Base: out})
@@ -269,10 +249,10 @@ func tileRows3AVX2() {
 
 	Label("tile3_loop")
 	for j := 0; j < 3; j++ {
-		VMOVUPD(strided(vecs, j), ymm[12+j])
+		VMOVUPD(rowA(j, 0, vecs), ymm[12+j])
 	}
 	for r := 0; r < 4; r++ {
-		VMOVUPD(strided(rows, r), Y15)
+		VMOVUPD(rowA(r, 0, rows), Y15)
 		for j := 0; j < 3; j++ {
 			VFMADD231PD(Y15, ymm[12+j], acc3(r, j))
 		}
@@ -288,16 +268,16 @@ func tileRows3AVX2() {
 	avx2.tailMask(Y12)
 	Comment("the mask in Y12, the row in Y13, each vector of x in Y14 in turn")
 	for r := 0; r < 4; r++ {
-		VMASKMOVPD(strided(rows, r), Y12, Y13)
+		VMASKMOVPD(rowA(r, 0, rows), Y12, Y13)
 		for j := 0; j < 3; j++ {
-			VMASKMOVPD(strided(vecs, j), Y12, Y14)
+			VMASKMOVPD(rowA(j, 0, vecs), Y12, Y14)
 			VFMADD231PD(Y14, Y13, acc3(r, j))
 		}
 	}
 
 	Label("tile3_reduce")
 	for j := 0; j < 3; j++ {
-		hsum4(ymm[4*j:4*j+4], strided(out, j))
+		hsum4(ymm[4*j:4*j+4], rowA(j, 0, out))
 	}
 	VZEROUPPER()
 	RET()

@@ -105,7 +105,7 @@ func smallColumn(c int) VecPhysical {
 	if c < 8 {
 		return zmm[24+c]
 	}
-	return zmm[16+c-8]
+	return zmm[8+c]
 }
 
 // smallTerms adds the block's columns 1 to 15 (as far as its width CX
@@ -146,11 +146,11 @@ func mulVecsSmall(update bool) {
 			"K2 the block's rows, K1 its columns 0-7, K3 its columns 8-15.")
 	}
 	l := func(s string) string { return op + "_" + s }
-	// atMost sets r to min(r, max).
-	atMost := func(r GPPhysical, max int, label string) {
-		CMPQ(r, Imm(uint64(max)))
+	// atMost sets r to min(r, limit).
+	atMost := func(r GPPhysical, limit int, label string) {
+		CMPQ(r, Imm(uint64(limit)))
 		JLE(LabelRef(l(label)))
-		MOVQ(U32(uint64(max)), r)
+		MOVQ(U32(uint64(limit)), r)
 		Label(l(label))
 	}
 	Load(Param("n"), R11)
@@ -194,9 +194,9 @@ func mulVecsSmall(update bool) {
 	TESTQ(R12, R12)
 	JNZ(LabelRef(l("vec_more")))
 
-	// vectors writes the loop over the k vectors: the first block of a row
-	// of blocks starts each chain, a block right of it goes on from y.
-	vectors := func(more bool) {
+	// vectorLoop writes the loop over the k vectors: the first block of a
+	// row of blocks starts each chain, a block right of it goes on from y.
+	vectorLoop := func(more bool) {
 		loop, store := l("vec"), l("store")
 		if more {
 			loop, store = l("vec_more"), l("store_more")
@@ -215,10 +215,10 @@ func mulVecsSmall(update bool) {
 		DECQ(RBX)
 		JNZ(LabelRef(loop))
 	}
-	vectors(false)
+	vectorLoop(false)
 	JMP(LabelRef(l("next")))
 	Comment("A block right of the first: the chain goes on from y.")
-	vectors(true)
+	vectorLoop(true)
 
 	Label(l("next"))
 	ADDQ(Imm(16), R12)
