@@ -20,16 +20,16 @@ func rowTiles() {
 	tileRow1(avx2)
 }
 
-// The registers of a whole-row tile: the tile's rows of A (SI) and its
+// The registers of a whole-row tile (rt): the tile's rows of A (SI) and its
 // vectors of x (DI), y (DX), a (R11) and x (R12) at the start, the first
 // vector of the group (R13), n (CX), the row stride NBYTES = 8·n (R8),
 // 3·NBYTES (R9) and 5·NBYTES (R10, with 6 vectors).
 var (
-	rows, vecs, out = RSI, RDI, RDX
-	aBase, xBase    = R11, R12
-	group, count    = R13, RCX
-	stride, stride3 = R8, R9
-	stride5         = R10
+	rtRows, rtVecs, rtOut = RSI, RDI, RDX
+	rtA, rtX              = R11, R12
+	rtGroup, rtN          = R13, RCX
+	rtRow, rtRow3         = R8, R9
+	rtRow5                = R10
 )
 
 // acc returns the accumulator of row r and vector j: Z(4j+r).
@@ -52,19 +52,19 @@ func tileRows(v int) {
 	}
 	l := func(s string) string { return fmt.Sprintf("tile%d_%s", v, s) }
 
-	Load(Param("y").Base(), out)
-	Load(Param("a").Base(), aBase)
-	Load(Param("x").Base(), xBase)
-	XORQ(group, group)
+	Load(Param("y").Base(), rtOut)
+	Load(Param("a").Base(), rtA)
+	Load(Param("x").Base(), rtX)
+	XORQ(rtGroup, rtGroup)
 
 	Label(l("group"))
-	MOVQ(aBase, rows)
-	MOVQ(xBase, vecs)
-	Load(Param("n"), count)
-	scaleBy8(count, stride)
-	LEAQ(Mem{Base: stride, Index: stride, Scale: 2}, stride3)
+	MOVQ(rtA, rtRows)
+	MOVQ(rtX, rtVecs)
+	Load(Param("n"), rtN)
+	scaleBy8(rtN, rtRow)
+	LEAQ(Mem{Base: rtRow, Index: rtRow, Scale: 2}, rtRow3)
 	if v == 6 {
-		LEAQ(Mem{Base: stride, Index: stride, Scale: 4}, stride5)
+		LEAQ(Mem{Base: rtRow, Index: rtRow, Scale: 4}, rtRow5)
 	}
 	for j := 0; j < v; j++ {
 		for r := 0; r < 4; r++ {
@@ -73,36 +73,36 @@ func tileRows(v int) {
 	}
 
 	Comment("BX = whole 8-column blocks")
-	MOVQ(count, RBX)
+	MOVQ(rtN, RBX)
 	SHRQ(Imm(3), RBX)
 	JZ(LabelRef(l("tail")))
 
 	Label(l("loop"))
 	Comment("rows i < 4 of this block of 8 columns")
 	for r, z := range rowLoads {
-		VMOVUPD(rowA(r, 0, rows), z)
+		VMOVUPD(rowA(r, 0, rtRows), z)
 	}
 	for j := 0; j < v; j++ {
-		VMOVUPD(rowA(j, 0, vecs), Z28)
+		VMOVUPD(rowA(j, 0, rtVecs), Z28)
 		for r, z := range rowLoads {
 			VFMADD231PD(z, Z28, acc(j, r))
 		}
 	}
-	ADDQ(Imm(64), rows)
-	ADDQ(Imm(64), vecs)
+	ADDQ(Imm(64), rtRows)
+	ADDQ(Imm(64), rtVecs)
 	DECQ(RBX)
 	JNZ(LabelRef(l("loop")))
 
 	Label(l("tail"))
 	Comment("CX = n mod 8")
-	ANDQ(Imm(7), count)
+	ANDQ(Imm(7), rtN)
 	JZ(LabelRef(l("reduce")))
 	loadTailMask()
 	for r, z := range rowLoads {
-		VMOVUPD_Z(rowA(r, 0, rows), K1, z)
+		VMOVUPD_Z(rowA(r, 0, rtRows), K1, z)
 	}
 	for j := 0; j < v; j++ {
-		VMOVUPD_Z(rowA(j, 0, vecs), K1, Z28)
+		VMOVUPD_Z(rowA(j, 0, rtVecs), K1, Z28)
 		for r, z := range rowLoads {
 			VFMADD231PD(z, Z28, acc(j, r))
 		}
@@ -117,7 +117,7 @@ func tileRows(v int) {
 	}
 	Comment("y[j*n : j*n+4] = the 4 row sums of vector j")
 	for j := 0; j < min(v, 4); j++ {
-		hsum4(ymm[4*j:4*j+4], rowA(j, 0, out))
+		hsum4(ymm[4*j:4*j+4], rowA(j, 0, rtOut))
 	}
 	if v > 4 {
 		Comment("vectors 4 and up live in Z16 and up: move them below Z16 for hsum4's VEX instructions")
@@ -125,24 +125,24 @@ func tileRows(v int) {
 			VMOVAPD(zmm[i], zmm[i-16])
 		}
 		for j := 4; j < v; j++ {
-			hsum4(ymm[4*(j-4):4*(j-4)+4], rowA(j, 0, out))
+			hsum4(ymm[4*(j-4):4*(j-4)+4], rowA(j, 0, rtOut))
 		}
 	}
 
 	Comment(fmt.Sprintf("the next group: j + %d, the last one moved back to end at k", v))
 	Load(Param("k"), RAX)
 	SUBQ(Imm(uint64(v)), RAX)
-	CMPQ(group, RAX)
+	CMPQ(rtGroup, RAX)
 	JGE(LabelRef(l("done")))
-	ADDQ(Imm(uint64(v)), group)
-	CMPQ(group, RAX)
-	CMOVQGT(RAX, group)
-	MOVQ(group, RBX)
-	IMULQ(stride, RBX)
-	Load(Param("y").Base(), out)
-	ADDQ(RBX, out)
-	Load(Param("x").Base(), xBase)
-	ADDQ(RBX, xBase)
+	ADDQ(Imm(uint64(v)), rtGroup)
+	CMPQ(rtGroup, RAX)
+	CMOVQGT(RAX, rtGroup)
+	MOVQ(rtGroup, RBX)
+	IMULQ(rtRow, RBX)
+	Load(Param("y").Base(), rtOut)
+	ADDQ(RBX, rtOut)
+	Load(Param("x").Base(), rtX)
+	ADDQ(RBX, rtX)
 	JMP(LabelRef(l("group")))
 
 	Label(l("done"))
@@ -173,44 +173,44 @@ func tileRow1(v isa) {
 	}
 
 	Comment(fmt.Sprintf("BX = whole %d-column blocks", 2*v.lanes))
-	MOVQ(count, RBX)
+	MOVQ(rtN, RBX)
 	SHRQ(Imm(log2(2*v.lanes)), RBX)
 	JZ(LabelRef(l("one")))
 
 	Label(l("loop"))
-	VMOVUPD(Mem{Base: vecs}, xe)
-	VMOVUPD(at(vecs, v.bytes()), xo)
+	VMOVUPD(Mem{Base: rtVecs}, xe)
+	VMOVUPD(at(rtVecs, v.bytes()), xo)
 	for r, z := range even {
-		VFMADD231PD(rowA(r, 0, rows), xe, z)
+		VFMADD231PD(rowA(r, 0, rtRows), xe, z)
 	}
 	for r, z := range odd {
-		m := rowA(r, 0, rows)
+		m := rowA(r, 0, rtRows)
 		m.Disp = v.bytes()
 		VFMADD231PD(m, xo, z)
 	}
-	ADDQ(U32(2*v.bytes()), rows)
-	ADDQ(U32(2*v.bytes()), vecs)
+	ADDQ(U32(2*v.bytes()), rtRows)
+	ADDQ(U32(2*v.bytes()), rtVecs)
 	DECQ(RBX)
 	JNZ(LabelRef(l("loop")))
 
 	Label(l("one"))
 	Comment(fmt.Sprintf("one more block of %d columns if n mod %d ≥ %d", v.lanes, 2*v.lanes, v.lanes))
-	TESTQ(U32(v.lanes), count)
+	TESTQ(U32(v.lanes), rtN)
 	JZ(LabelRef(l("tail")))
-	VMOVUPD(Mem{Base: vecs}, xe)
+	VMOVUPD(Mem{Base: rtVecs}, xe)
 	for r, z := range even {
-		VFMADD231PD(rowA(r, 0, rows), xe, z)
+		VFMADD231PD(rowA(r, 0, rtRows), xe, z)
 	}
-	ADDQ(U32(v.bytes()), rows)
-	ADDQ(U32(v.bytes()), vecs)
+	ADDQ(U32(v.bytes()), rtRows)
+	ADDQ(U32(v.bytes()), rtVecs)
 
 	Label(l("tail"))
-	ANDQ(Imm(uint64(v.lanes-1)), count)
+	ANDQ(Imm(uint64(v.lanes-1)), rtN)
 	JZ(LabelRef(l("reduce")))
 	v.tailMask(Y10)
-	v.load(Mem{Base: vecs}, Y10, xe)
+	v.load(Mem{Base: rtVecs}, Y10, xe)
 	for r, z := range even {
-		v.load(rowA(r, 0, rows), Y10, xo)
+		v.load(rowA(r, 0, rtRows), Y10, xo)
 		VFMADD231PD(xo, xe, z)
 	}
 
@@ -223,7 +223,7 @@ func tileRow1(v isa) {
 			fold512(z, Z24)
 		}
 	}
-	hsum4(ymm[0:4], Mem{Base: out})
+	hsum4(ymm[0:4], Mem{Base: rtOut})
 	VZEROUPPER()
 	RET()
 }
@@ -243,41 +243,41 @@ func tileRows3AVX2() {
 	acc3 := func(r, j int) VecPhysical { return ymm[4*j+r] }
 
 	Comment("BX = whole 4-column blocks")
-	MOVQ(count, RBX)
+	MOVQ(rtN, RBX)
 	SHRQ(Imm(2), RBX)
 	JZ(LabelRef("tile3_tail"))
 
 	Label("tile3_loop")
 	for j := 0; j < 3; j++ {
-		VMOVUPD(rowA(j, 0, vecs), ymm[12+j])
+		VMOVUPD(rowA(j, 0, rtVecs), ymm[12+j])
 	}
 	for r := 0; r < 4; r++ {
-		VMOVUPD(rowA(r, 0, rows), Y15)
+		VMOVUPD(rowA(r, 0, rtRows), Y15)
 		for j := 0; j < 3; j++ {
 			VFMADD231PD(Y15, ymm[12+j], acc3(r, j))
 		}
 	}
-	ADDQ(Imm(32), rows)
-	ADDQ(Imm(32), vecs)
+	ADDQ(Imm(32), rtRows)
+	ADDQ(Imm(32), rtVecs)
 	DECQ(RBX)
 	JNZ(LabelRef("tile3_loop"))
 
 	Label("tile3_tail")
-	ANDQ(Imm(3), count)
+	ANDQ(Imm(3), rtN)
 	JZ(LabelRef("tile3_reduce"))
 	avx2.tailMask(Y12)
 	Comment("the mask in Y12, the row in Y13, each vector of x in Y14 in turn")
 	for r := 0; r < 4; r++ {
-		VMASKMOVPD(rowA(r, 0, rows), Y12, Y13)
+		VMASKMOVPD(rowA(r, 0, rtRows), Y12, Y13)
 		for j := 0; j < 3; j++ {
-			VMASKMOVPD(rowA(j, 0, vecs), Y12, Y14)
+			VMASKMOVPD(rowA(j, 0, rtVecs), Y12, Y14)
 			VFMADD231PD(Y14, Y13, acc3(r, j))
 		}
 	}
 
 	Label("tile3_reduce")
 	for j := 0; j < 3; j++ {
-		hsum4(ymm[4*j:4*j+4], rowA(j, 0, out))
+		hsum4(ymm[4*j:4*j+4], rowA(j, 0, rtOut))
 	}
 	VZEROUPPER()
 	RET()
@@ -286,10 +286,10 @@ func tileRows3AVX2() {
 // oneGroupStart starts a tile of one group of vectors: y (DX), the rows of
 // a (SI), x (DI), n (CX), NBYTES (R8) and 3·NBYTES (R9).
 func oneGroupStart() {
-	Load(Param("y").Base(), out)
-	Load(Param("a").Base(), rows)
-	Load(Param("x").Base(), vecs)
-	Load(Param("n"), count)
-	scaleBy8(count, stride)
-	LEAQ(Mem{Base: stride, Index: stride, Scale: 2}, stride3)
+	Load(Param("y").Base(), rtOut)
+	Load(Param("a").Base(), rtRows)
+	Load(Param("x").Base(), rtVecs)
+	Load(Param("n"), rtN)
+	scaleBy8(rtN, rtRow)
+	LEAQ(Mem{Base: rtRow, Index: rtRow, Scale: 2}, rtRow3)
 }
