@@ -23,13 +23,32 @@ func scaleBy8(r, dst GPPhysical) {
 	})
 }
 
-// loadTailMask sets K1 to select the first CX lanes (1 ≤ CX ≤ 7); AX is
-// destroyed.
-func loadTailMask() {
+// lowLanes sets AX to the bit mask of the first CX lanes, 2^CX − 1.
+func lowLanes() {
 	MOVQ(U32(1), RAX)
 	SHLQ(CL, RAX)
 	DECQ(RAX)
+}
+
+// loadTailMask sets K1 to select the first CX lanes (1 ≤ CX ≤ 7); AX is
+// destroyed.
+func loadTailMask() {
+	lowLanes()
 	KMOVW(EAX, K1)
+}
+
+// colTailMask takes cols mod lanes into CX (from cols in CX) and, unless
+// it is 0 (then it goes on at skip), sets the mask of those lanes: K1 on
+// AVX-512, mask on AVX2 (through R9; AX destroyed).
+func (v isa) colTailMask(skip string, mask VecPhysical) {
+	ANDQ(Imm(uint64(v.lanes-1)), RCX)
+	JZ(LabelRef(skip))
+	if v.lanes == 8 {
+		loadTailMask()
+		return
+	}
+	MOVQ(RCX, R9)
+	v.tailMaskOf(R9, mask)
 }
 
 // fold512 adds the high half of zmm z into its low half through the zmm

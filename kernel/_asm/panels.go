@@ -79,18 +79,27 @@ func panelsStart(f *frame, s panelSlots) {
 func blocksStart(f *frame, s panelSlots) {
 	Comment("The tile's block counters, the packed panel, the vectors left and",
 		"DX at the tile's first output")
-	for _, a := range []struct {
-		param string
-		slot  int
-	}{{"g3", s.left3}, {"g2", s.left2}, {"g1", s.left1}, {"xt", s.xtb}, {"k", s.kleft}} {
+	argsToFrame(f, []argSlot{{"g3", s.left3}, {"g2", s.left2}, {"g1", s.left1}, {"xt", s.xtb}, {"k", s.kleft}})
+	MOVQ(f.at(s.ytile), RDX)
+}
+
+// argSlot names an argument (a slice: its base) and the frame slot it is
+// copied to.
+type argSlot struct {
+	param string
+	slot  int
+}
+
+// argsToFrame copies the arguments into their frame slots through AX.
+func argsToFrame(f *frame, args []argSlot) {
+	for _, a := range args {
 		c := Param(a.param)
-		if a.param == "xt" {
+		if _, err := c.Base().Resolve(); err == nil {
 			c = c.Base()
 		}
 		MOVQ(arg(c), RAX)
 		MOVQ(RAX, f.at(a.slot))
 	}
-	MOVQ(f.at(s.ytile), RDX)
 }
 
 // nextBlock jumps to b3, b2 or b1 for the tile's next block (the first
@@ -104,6 +113,19 @@ func nextBlock(f *frame, s panelSlots, b3, b2, b1, done string) {
 		JNE(LabelRef(b.label))
 	}
 	JMP(LabelRef(done))
+}
+
+// groupCount sets CX to the vectors of the next group of lanes vectors,
+// min(lanes, kleft), takes them off the frame slot kleft, and goes on at
+// done when there are none (a group of pad lanes only); BX is scratch.
+func groupCount(kleft Mem, lanes int, done string) {
+	MOVQ(kleft, RCX)
+	MOVQ(U32(uint64(lanes)), RBX)
+	CMPQ(RCX, RBX)
+	CMOVQGT(RBX, RCX)
+	SUBQ(Imm(uint64(lanes)), kleft)
+	TESTQ(RCX, RCX)
+	JLE(LabelRef(done))
 }
 
 // restColumns writes the kc mod 8 last column steps of a block, one column
@@ -189,13 +211,7 @@ func p4cols(f *frame, J int) {
 // transposed in registers, added to 4 rows of one vector; a group past the
 // k vectors (pad lanes only) adds nothing.
 func p4group(f *frame, r []VecPhysical, done string) {
-	MOVQ(f.at(p4kleft), RCX)
-	MOVQ(U32(4), RBX)
-	CMPQ(RCX, RBX)
-	CMOVQGT(RBX, RCX)
-	SUBQ(Imm(4), f.at(p4kleft))
-	TESTQ(RCX, RCX)
-	JLE(LabelRef(done))
+	groupCount(f.at(p4kleft), 4, done)
 	VUNPCKLPD(r[1], r[0], Y12)
 	VUNPCKHPD(r[1], r[0], Y13)
 	VUNPCKLPD(r[3], r[2], Y14)

@@ -428,13 +428,7 @@ func (t tileKind) sums(f *frame, J int) {
 	ADDQ(U32(64*J), f.at(p8xtb))
 	for g := 0; g < J; g++ {
 		done := fmt.Sprintf("%s_s%d_g%d", t.op, J, g)
-		MOVQ(f.at(p8kleft), RCX)
-		MOVQ(U32(8), RBX)
-		CMPQ(RCX, RBX)
-		CMOVQGT(RBX, RCX)
-		SUBQ(Imm(8), f.at(p8kleft))
-		TESTQ(RCX, RCX)
-		JLE(LabelRef(done))
+		groupCount(f.at(p8kleft), 8, done)
 		r := make([]VecPhysical, t.rows)
 		for i := range r {
 			r[i] = zmm[J*i+g]
@@ -587,17 +581,7 @@ func panelAVX512(t tileKind) {
 			JMP(LabelRef(fmt.Sprintf("%s_b%d", t.op, b.J)))
 		}
 	} else {
-		for _, a := range []struct {
-			param string
-			slot  int
-		}{{"g4", p8left3}, {"xt", p8xtb}, {"k", p8kleft}} {
-			c := Param(a.param)
-			if a.param == "xt" {
-				c = c.Base()
-			}
-			MOVQ(arg(c), RAX)
-			MOVQ(RAX, f.at(a.slot))
-		}
+		argsToFrame(f, []argSlot{{"g4", p8left3}, {"xt", p8xtb}, {"k", p8kleft}})
 		MOVQ(f.at(p8ytile), RDX)
 		Label(l("block"))
 		CMPQ(f.at(p8left3), Imm(0))
@@ -774,9 +758,7 @@ func packPanelAVX512() {
 	Comment("The last kc mod 8 columns: every row under the column mask.")
 	TESTQ(RCX, RCX)
 	JZ(LabelRef("pack_done"))
-	MOVQ(U32(1), RAX)
-	SHLQ(CL, RAX)
-	DECQ(RAX)
+	lowLanes()
 	packMasks(f)
 	MOVQ(RSI, RBX)
 	MOVQ(RDI, RDX)

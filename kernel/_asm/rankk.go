@@ -118,14 +118,7 @@ func scaleAddRankK(v isa) {
 	MOVQ(RAX, gap)
 
 	Comment(fmt.Sprintf("CX = cols mod %d: the tail, masked", v.lanes))
-	ANDQ(Imm(uint64(v.lanes-1)), RCX)
-	JZ(LabelRef(l("rows")))
-	if v.lanes == 8 {
-		loadTailMask()
-	} else {
-		MOVQ(RCX, R9)
-		v.tailMaskOf(R9, mask)
-	}
+	v.colTailMask(l("rows"), mask)
 
 	Label(l("rows"))
 	Load(Param("beta").Base(), RBX)
@@ -259,14 +252,7 @@ func scaleAddRankK4Start(v isa, f *frame, op string, tileCols int, alpha VecPhys
 	MOVQ(RBX, f.at(rk4gap))
 	MOVQ(rkCols, RCX)
 	Comment(fmt.Sprintf("CX = cols mod %d: the tail, masked", v.lanes))
-	ANDQ(Imm(uint64(v.lanes-1)), RCX)
-	JZ(LabelRef(l("nomask")))
-	if v.lanes == 8 {
-		loadTailMask()
-	} else {
-		MOVQ(RCX, R9)
-		v.tailMaskOf(R9, Y12)
-	}
+	v.colTailMask(l("nomask"), Y12)
 
 	Label(l("nomask"))
 	Comment(fmt.Sprintf("R10 = blocks of %d columns", tileCols))

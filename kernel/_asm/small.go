@@ -28,9 +28,7 @@ const (
 // general register other than CX); AX is scratch, CX is kept.
 func smallMask(r GPPhysical, k Op) {
 	XCHGQ(r, RCX)
-	MOVQ(U32(1), RAX)
-	SHLQ(CL, RAX)
-	DECQ(RAX)
+	lowLanes()
 	KMOVW(EAX, k)
 	XCHGQ(r, RCX)
 }
