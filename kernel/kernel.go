@@ -45,21 +45,13 @@ var (
 	useAVX512 bool // amd64: AVX-512 F, VL and DQ (implies useAVX2)
 	useAVX2   bool // amd64: AVX2 and FMA
 	useNEON   bool // arm64: Advanced SIMD
-
-	// zigCompress selects, on the AVX-512 path, the ziggurat whose lanes
-	// stay in one register and whose results are compress-stored; without
-	// it the AVX2 ziggurat runs (the same bits). Set at start-up on every
-	// CPU but Intel's: there the compresses, inserts and permutations all
-	// go to one shuffle port and the AVX2 ziggurat is faster
-	// (docs/performance.md).
-	zigCompress bool
 )
 
 // ZigguratImpl names the kernel Ziggurat runs: "avx512", "avx2" or
 // "generic" (each gives the same bits).
 func ZigguratImpl() string {
 	switch {
-	case useAVX512 && zigCompress:
+	case useAVX512:
 		return "avx512"
 	case useAVX2:
 		return "avx2"

@@ -27,7 +27,6 @@ func init() {
 	// every AVX-512 CPU since Skylake-SP has, the Xeon Phi not.
 	useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 	useAVX512 = useAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512DQ
-	zigCompress = !cpuVendorIntel()
 	if kib := cpuidL2KiB(); kib > 0 {
 		l2Bytes = int(kib) << 10
 	}

@@ -4,7 +4,7 @@ package kernel
 
 func ziggurat(z []float64, s *[4 * ZigLanes]uint64, x *[257]float64, rej []uint64) (acc, nrej int) {
 	switch {
-	case useAVX512 && zigCompress:
+	case useAVX512:
 		return zigguratAVX512(z, s, x, rej)
 	case useAVX2:
 		return zigguratAVX2(z, s, x, rej)
