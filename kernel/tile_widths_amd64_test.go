@@ -4,6 +4,7 @@ package kernel
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -91,4 +92,64 @@ func TestTileVecs(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestTileRowsSumOrder checks every output of the AVX-512 whole-row tiles
+// of 4, 5 and 6 vectors bit for bit against a model of their arithmetic:
+// lane l of an accumulator is the chain of fused multiply-adds over the
+// columns c ≡ l (mod 8) in order, the masked lanes of the column tail
+// adding 0·0, and the lanes x are summed as ((x0+x4) + (x1+x5)) + ((x2+x6)
+// + (x3+x7)) (any two NaNs equal). The order is what makes a run the same bits on every CPU of
+// the path, so a change of the reduction that still passes the error
+// bounds of TestMulVecs fails here.
+func TestTileRowsSumOrder(t *testing.T) {
+	if !startAVX512 {
+		t.Skip("no AVX-512")
+	}
+	model := func(a, x []float64) float64 {
+		n := len(a)
+		var lane [8]float64
+		for c := 0; c < (n+7)&^7; c++ {
+			if c < n {
+				lane[c%8] = math.FMA(a[c], x[c], lane[c%8])
+			} else {
+				lane[c%8] = math.FMA(0, 0, lane[c%8])
+			}
+		}
+		s := [4]float64{lane[0] + lane[4], lane[1] + lane[5], lane[2] + lane[6], lane[3] + lane[7]}
+		return (s[0] + s[1]) + (s[2] + s[3])
+	}
+	r := rand.New(rand.NewPCG(6, 7))
+	for n := 4; n <= 75; n++ {
+		for kind := range numKinds {
+			for _, special := range []bool{false, true} {
+				for _, v := range []int{4, 5, 6} {
+					var a, x []float64
+					if special {
+						a, x = genSpecialVec(r, 4*n, kind, 0.05), genSpecialVec(r, v*n, kind, 0.05)
+					} else {
+						a, x = genVec(r, 4*n, kind), genVec(r, v*n, kind)
+					}
+					y := make([]float64, (v-1)*n+4)
+					switch v {
+					case 4:
+						tile4x4AVX512(y, a, x, n, v)
+					case 5:
+						tile4x5AVX512(y, a, x, n, v)
+					default:
+						tile4x6AVX512(y, a, x, n, v)
+					}
+					for j := range v {
+						for i := range 4 {
+							want := model(a[i*n:(i+1)*n], x[j*n:(j+1)*n])
+							if got := y[j*n+i]; sameResults([]float64{got}, []float64{want}) >= 0 {
+								t.Fatalf("n=%d v=%d kind=%s special=%v: y[%d] (vector %d, row %d) = %v, the model gives %v",
+									n, v, kindNames[kind], special, j*n+i, j, i, got, want)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
 }

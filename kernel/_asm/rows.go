@@ -109,24 +109,9 @@ func tileRows(v int) {
 	}
 
 	Label(l("reduce"))
-	Comment("512 → 256 bits for every accumulator")
-	for j := 0; j < v; j++ {
-		for r := 0; r < 4; r++ {
-			fold512(acc(j, r), Z24)
-		}
-	}
-	Comment("y[j*n : j*n+4] = the 4 row sums of vector j")
-	for j := 0; j < min(v, 4); j++ {
-		hsum4(ymm[4*j:4*j+4], rowA(j, 0, rtOut))
-	}
-	if v > 4 {
-		Comment("vectors 4 and up live in Z16 and up: move them below Z16 for hsum4's VEX instructions")
-		for i := 16; i < 4*v; i++ {
-			VMOVAPD(zmm[i], zmm[i-16])
-		}
-		for j := 4; j < v; j++ {
-			hsum4(ymm[4*(j-4):4*(j-4)+4], rowA(j, 0, rtOut))
-		}
+	Comment("the sums of two vectors at a time (the last alone when v is odd)")
+	for j := 0; j < v; j += 2 {
+		reducePair(j, min(j+1, v-1))
 	}
 
 	Comment(fmt.Sprintf("the next group: j + %d, the last one moved back to end at k", v))
@@ -148,6 +133,41 @@ func tileRows(v int) {
 	Label(l("done"))
 	VZEROUPPER()
 	RET()
+}
+
+// reducePair sums each accumulator of vectors j and j2 of a whole-row tile
+// and stores the sums, y[j*n + r] for the 4 rows r (and likewise for j2,
+// unless j2 = j). Each sum is the tree ((x0+x4) + (x1+x5)) + ((x2+x6) +
+// (x3+x7)) of the accumulator's lanes x, the one fold512 and hsum4 add
+// along, with the shuffles shared by two vectors: per row r, one pair of
+// VSHUFF64X2 gathers the low and the high 256 bits of both accumulators
+// (the fold), VUNPCKLPD/VUNPCKHPD of two rows add neighbouring lanes, and a
+// last pair of VSHUFF64X2 adds the two halves of each 256-bit sum. The
+// eight sums come out as [j: rows 0, 1 | j2: 0, 1 | j: 2, 3 | j2: 2, 3]
+// and are stored 128 bits at a time. Z24-Z29 scratch; the accumulators of
+// vector j are overwritten.
+func reducePair(j, j2 int) {
+	for r := 0; r < 4; r++ {
+		a, b := acc(j, r), acc(j2, r)
+		VSHUFF64X2(Imm(0x44), b, a, Z24)
+		VSHUFF64X2(Imm(0xee), b, a, a)
+		VADDPD(Z24, a, a)
+	}
+	for i, pr := range [][2]int{{0, 1}, {2, 3}} {
+		f0, f1 := acc(j, pr[0]), acc(j, pr[1])
+		VUNPCKLPD(f1, f0, Z24)
+		VUNPCKHPD(f1, f0, Z25)
+		VADDPD(Z25, Z24, zmm[26+i])
+	}
+	VSHUFF64X2(Imm(0x88), Z27, Z26, Z28)
+	VSHUFF64X2(Imm(0xdd), Z27, Z26, Z29)
+	VADDPD(Z29, Z28, Z28)
+	VMOVUPD(Z28.AsX(), rowA(j, 0, rtOut))
+	VEXTRACTF64X2(Imm(2), Z28, rowA(j, 16, rtOut))
+	if j2 != j {
+		VEXTRACTF64X2(Imm(1), Z28, rowA(j2, 0, rtOut))
+		VEXTRACTF64X2(Imm(3), Z28, rowA(j2, 16, rtOut))
+	}
 }
 
 // tileRow1 writes tile4x1<ISA>: y[i] = Σ_c a[i*n+c]·x[c] for i < 4, with
