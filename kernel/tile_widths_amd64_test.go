@@ -131,14 +131,7 @@ func TestTileRowsSumOrder(t *testing.T) {
 						a, x = genVec(r, 4*n, kind), genVec(r, v*n, kind)
 					}
 					y := make([]float64, (v-1)*n+4)
-					switch v {
-					case 4:
-						tile4x4AVX512(y, a, x, n, v)
-					case 5:
-						tile4x5AVX512(y, a, x, n, v)
-					default:
-						tile4x6AVX512(y, a, x, n, v)
-					}
+					tileGroups(y, a, x, n, v, v) // tile4x<v>AVX512
 					for j := range v {
 						for i := range 4 {
 							want := model(a[i*n:(i+1)*n], x[j*n:(j+1)*n])
