@@ -15,7 +15,7 @@ DATA tailMask<>+56(SB)/8, $+0
 GLOBL tailMask<>(SB), RODATA|NOPTR, $64
 
 // func tile4x6AVX512(y []float64, a []float64, x []float64, n int, k int)
-// Requires: AVX, AVX512DQ, AVX512F, CMOV
+// Requires: AVX, AVX512F, CMOV
 TEXT ·tile4x6AVX512(SB), NOSPLIT, $0-88
 	// The 24 accumulators Z0-Z23 hold the 4×6 tile, vector j in Z(4j)..Z(4j+3);
 	// per 8 columns it loads 4 rows of A and 6 vectors of x for 24 FMAs.
@@ -168,10 +168,10 @@ tile6_reduce:
 	VSHUFF64X2    $0x88, Z27, Z26, Z28
 	VSHUFF64X2    $0xdd, Z27, Z26, Z29
 	VADDPD        Z29, Z28, Z28
-	VMOVUPD       X28, (DX)
-	VEXTRACTF64X2 $0x02, Z28, 16(DX)
-	VEXTRACTF64X2 $0x01, Z28, (DX)(R8*1)
-	VEXTRACTF64X2 $0x03, Z28, 16(DX)(R8*1)
+	VEXTRACTF32X4 $0x00, Z28, (DX)
+	VEXTRACTF32X4 $0x02, Z28, 16(DX)
+	VEXTRACTF32X4 $0x01, Z28, (DX)(R8*1)
+	VEXTRACTF32X4 $0x03, Z28, 16(DX)(R8*1)
 	VSHUFF64X2    $0x44, Z12, Z8, Z24
 	VSHUFF64X2    $0xee, Z12, Z8, Z8
 	VADDPD        Z24, Z8, Z8
@@ -193,10 +193,10 @@ tile6_reduce:
 	VSHUFF64X2    $0x88, Z27, Z26, Z28
 	VSHUFF64X2    $0xdd, Z27, Z26, Z29
 	VADDPD        Z29, Z28, Z28
-	VMOVUPD       X28, (DX)(R8*2)
-	VEXTRACTF64X2 $0x02, Z28, 16(DX)(R8*2)
-	VEXTRACTF64X2 $0x01, Z28, (DX)(R9*1)
-	VEXTRACTF64X2 $0x03, Z28, 16(DX)(R9*1)
+	VEXTRACTF32X4 $0x00, Z28, (DX)(R8*2)
+	VEXTRACTF32X4 $0x02, Z28, 16(DX)(R8*2)
+	VEXTRACTF32X4 $0x01, Z28, (DX)(R9*1)
+	VEXTRACTF32X4 $0x03, Z28, 16(DX)(R9*1)
 	VSHUFF64X2    $0x44, Z20, Z16, Z24
 	VSHUFF64X2    $0xee, Z20, Z16, Z16
 	VADDPD        Z24, Z16, Z16
@@ -218,10 +218,10 @@ tile6_reduce:
 	VSHUFF64X2    $0x88, Z27, Z26, Z28
 	VSHUFF64X2    $0xdd, Z27, Z26, Z29
 	VADDPD        Z29, Z28, Z28
-	VMOVUPD       X28, (DX)(R8*4)
-	VEXTRACTF64X2 $0x02, Z28, 16(DX)(R8*4)
-	VEXTRACTF64X2 $0x01, Z28, (DX)(R10*1)
-	VEXTRACTF64X2 $0x03, Z28, 16(DX)(R10*1)
+	VEXTRACTF32X4 $0x00, Z28, (DX)(R8*4)
+	VEXTRACTF32X4 $0x02, Z28, 16(DX)(R8*4)
+	VEXTRACTF32X4 $0x01, Z28, (DX)(R10*1)
+	VEXTRACTF32X4 $0x03, Z28, 16(DX)(R10*1)
 
 	// the next group: j + 6, the last one moved back to end at k
 	MOVQ    k+80(FP), AX
@@ -244,7 +244,7 @@ tile6_done:
 	RET
 
 // func tile4x5AVX512(y []float64, a []float64, x []float64, n int, k int)
-// Requires: AVX, AVX512DQ, AVX512F, CMOV
+// Requires: AVX, AVX512F, CMOV
 TEXT ·tile4x5AVX512(SB), NOSPLIT, $0-88
 	// tile4x6AVX512 for 5 vectors: the accumulators Z0-Z19, vector j in
 	// Z(4j)..Z(4j+3), each output summed in the same order.
@@ -382,10 +382,10 @@ tile5_reduce:
 	VSHUFF64X2    $0x88, Z27, Z26, Z28
 	VSHUFF64X2    $0xdd, Z27, Z26, Z29
 	VADDPD        Z29, Z28, Z28
-	VMOVUPD       X28, (DX)
-	VEXTRACTF64X2 $0x02, Z28, 16(DX)
-	VEXTRACTF64X2 $0x01, Z28, (DX)(R8*1)
-	VEXTRACTF64X2 $0x03, Z28, 16(DX)(R8*1)
+	VEXTRACTF32X4 $0x00, Z28, (DX)
+	VEXTRACTF32X4 $0x02, Z28, 16(DX)
+	VEXTRACTF32X4 $0x01, Z28, (DX)(R8*1)
+	VEXTRACTF32X4 $0x03, Z28, 16(DX)(R8*1)
 	VSHUFF64X2    $0x44, Z12, Z8, Z24
 	VSHUFF64X2    $0xee, Z12, Z8, Z8
 	VADDPD        Z24, Z8, Z8
@@ -407,10 +407,10 @@ tile5_reduce:
 	VSHUFF64X2    $0x88, Z27, Z26, Z28
 	VSHUFF64X2    $0xdd, Z27, Z26, Z29
 	VADDPD        Z29, Z28, Z28
-	VMOVUPD       X28, (DX)(R8*2)
-	VEXTRACTF64X2 $0x02, Z28, 16(DX)(R8*2)
-	VEXTRACTF64X2 $0x01, Z28, (DX)(R9*1)
-	VEXTRACTF64X2 $0x03, Z28, 16(DX)(R9*1)
+	VEXTRACTF32X4 $0x00, Z28, (DX)(R8*2)
+	VEXTRACTF32X4 $0x02, Z28, 16(DX)(R8*2)
+	VEXTRACTF32X4 $0x01, Z28, (DX)(R9*1)
+	VEXTRACTF32X4 $0x03, Z28, 16(DX)(R9*1)
 	VSHUFF64X2    $0x44, Z16, Z16, Z24
 	VSHUFF64X2    $0xee, Z16, Z16, Z16
 	VADDPD        Z24, Z16, Z16
@@ -432,8 +432,8 @@ tile5_reduce:
 	VSHUFF64X2    $0x88, Z27, Z26, Z28
 	VSHUFF64X2    $0xdd, Z27, Z26, Z29
 	VADDPD        Z29, Z28, Z28
-	VMOVUPD       X28, (DX)(R8*4)
-	VEXTRACTF64X2 $0x02, Z28, 16(DX)(R8*4)
+	VEXTRACTF32X4 $0x00, Z28, (DX)(R8*4)
+	VEXTRACTF32X4 $0x02, Z28, 16(DX)(R8*4)
 
 	// the next group: j + 5, the last one moved back to end at k
 	MOVQ    k+80(FP), AX
@@ -456,7 +456,7 @@ tile5_done:
 	RET
 
 // func tile4x4AVX512(y []float64, a []float64, x []float64, n int, k int)
-// Requires: AVX, AVX512DQ, AVX512F, CMOV
+// Requires: AVX, AVX512F, CMOV
 TEXT ·tile4x4AVX512(SB), NOSPLIT, $0-88
 	// tile4x6AVX512 for 4 vectors: the accumulators Z0-Z15, vector j in
 	// Z(4j)..Z(4j+3), each output summed in the same order.
@@ -580,10 +580,10 @@ tile4_reduce:
 	VSHUFF64X2    $0x88, Z27, Z26, Z28
 	VSHUFF64X2    $0xdd, Z27, Z26, Z29
 	VADDPD        Z29, Z28, Z28
-	VMOVUPD       X28, (DX)
-	VEXTRACTF64X2 $0x02, Z28, 16(DX)
-	VEXTRACTF64X2 $0x01, Z28, (DX)(R8*1)
-	VEXTRACTF64X2 $0x03, Z28, 16(DX)(R8*1)
+	VEXTRACTF32X4 $0x00, Z28, (DX)
+	VEXTRACTF32X4 $0x02, Z28, 16(DX)
+	VEXTRACTF32X4 $0x01, Z28, (DX)(R8*1)
+	VEXTRACTF32X4 $0x03, Z28, 16(DX)(R8*1)
 	VSHUFF64X2    $0x44, Z12, Z8, Z24
 	VSHUFF64X2    $0xee, Z12, Z8, Z8
 	VADDPD        Z24, Z8, Z8
@@ -605,10 +605,10 @@ tile4_reduce:
 	VSHUFF64X2    $0x88, Z27, Z26, Z28
 	VSHUFF64X2    $0xdd, Z27, Z26, Z29
 	VADDPD        Z29, Z28, Z28
-	VMOVUPD       X28, (DX)(R8*2)
-	VEXTRACTF64X2 $0x02, Z28, 16(DX)(R8*2)
-	VEXTRACTF64X2 $0x01, Z28, (DX)(R9*1)
-	VEXTRACTF64X2 $0x03, Z28, 16(DX)(R9*1)
+	VEXTRACTF32X4 $0x00, Z28, (DX)(R8*2)
+	VEXTRACTF32X4 $0x02, Z28, 16(DX)(R8*2)
+	VEXTRACTF32X4 $0x01, Z28, (DX)(R9*1)
+	VEXTRACTF32X4 $0x03, Z28, 16(DX)(R9*1)
 
 	// the next group: j + 4, the last one moved back to end at k
 	MOVQ    k+80(FP), AX

@@ -99,9 +99,11 @@ func TestTileVecs(t *testing.T) {
 // lane l of an accumulator is the chain of fused multiply-adds over the
 // columns c ≡ l (mod 8) in order, the masked lanes of the column tail
 // adding 0·0, and the lanes x are summed as ((x0+x4) + (x1+x5)) + ((x2+x6)
-// + (x3+x7)) (any two NaNs equal). The order is what makes a run the same bits on every CPU of
-// the path, so a change of the reduction that still passes the error
-// bounds of TestMulVecs fails here.
+// + (x3+x7)) (any two NaNs equal). The order is what makes a run the same
+// bits on every CPU of the path, so a change of the reduction that still
+// passes the error bounds of TestMulVecs fails here. k runs one group,
+// one and a vector (the last group moved back over the first) and two and
+// a vector; every cell of y that is not an output must keep its guard.
 func TestTileRowsSumOrder(t *testing.T) {
 	if !startAVX512 {
 		t.Skip("no AVX-512")
@@ -124,20 +126,30 @@ func TestTileRowsSumOrder(t *testing.T) {
 		for kind := range numKinds {
 			for _, special := range []bool{false, true} {
 				for _, v := range []int{4, 5, 6} {
-					var a, x []float64
-					if special {
-						a, x = genSpecialVec(r, 4*n, kind, 0.05), genSpecialVec(r, v*n, kind, 0.05)
-					} else {
-						a, x = genVec(r, 4*n, kind), genVec(r, v*n, kind)
-					}
-					y := make([]float64, (v-1)*n+4)
-					tileGroups(y, a, x, n, v, v) // tile4x<v>AVX512
-					for j := range v {
-						for i := range 4 {
-							want := model(a[i*n:(i+1)*n], x[j*n:(j+1)*n])
-							if got := y[j*n+i]; sameResults([]float64{got}, []float64{want}) >= 0 {
-								t.Fatalf("n=%d v=%d kind=%s special=%v: y[%d] (vector %d, row %d) = %v, the model gives %v",
-									n, v, kindNames[kind], special, j*n+i, j, i, got, want)
+					for _, k := range []int{v, v + 1, 2*v + 1} {
+						var a, x []float64
+						if special {
+							a, x = genSpecialVec(r, 4*n, kind, 0.05), genSpecialVec(r, k*n, kind, 0.05)
+						} else {
+							a, x = genVec(r, 4*n, kind), genVec(r, k*n, kind)
+						}
+						desc := fmt.Sprintf("n=%d v=%d k=%d kind=%s special=%v", n, v, k, kindNames[kind], special)
+						y := make([]float64, (k-1)*n+4)
+						for i := range y {
+							y[i] = guard
+						}
+						tileGroups(y, a, x, n, k, v) // tile4x<v>AVX512
+						for i, got := range y {
+							j, row := i/n, i%n
+							if row >= 4 {
+								if math.Float64bits(got) != guardBits {
+									t.Fatalf("%s: y[%d] = %v is not an output and was written", desc, i, got)
+								}
+								continue
+							}
+							want := model(a[row*n:(row+1)*n], x[j*n:(j+1)*n])
+							if sameResults([]float64{got}, []float64{want}) >= 0 {
+								t.Fatalf("%s: y[%d] (vector %d, row %d) = %v, the model gives %v", desc, i, j, row, got, want)
 							}
 						}
 					}

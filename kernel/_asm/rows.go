@@ -144,8 +144,9 @@ func tileRows(v int) {
 // (the fold), VUNPCKLPD/VUNPCKHPD of two rows add neighbouring lanes, and a
 // last pair of VSHUFF64X2 adds the two halves of each 256-bit sum. The
 // eight sums come out as [j: rows 0, 1 | j2: 0, 1 | j: 2, 3 | j2: 2, 3]
-// and are stored 128 bits at a time. Z24-Z29 scratch; the accumulators of
-// vector j are overwritten.
+// and are stored 128 bits at a time (VEXTRACTF32X4: AVX-512 F alone).
+// Z24-Z29 scratch; the accumulators of vector j are overwritten. A vector
+// alone (j2 = j, the last one of an odd v) takes the shuffles of a pair.
 func reducePair(j, j2 int) {
 	for r := 0; r < 4; r++ {
 		a, b := acc(j, r), acc(j2, r)
@@ -162,11 +163,11 @@ func reducePair(j, j2 int) {
 	VSHUFF64X2(Imm(0x88), Z27, Z26, Z28)
 	VSHUFF64X2(Imm(0xdd), Z27, Z26, Z29)
 	VADDPD(Z29, Z28, Z28)
-	VMOVUPD(Z28.AsX(), rowA(j, 0, rtOut))
-	VEXTRACTF64X2(Imm(2), Z28, rowA(j, 16, rtOut))
+	VEXTRACTF32X4(Imm(0), Z28, rowA(j, 0, rtOut))
+	VEXTRACTF32X4(Imm(2), Z28, rowA(j, 16, rtOut))
 	if j2 != j {
-		VEXTRACTF64X2(Imm(1), Z28, rowA(j2, 0, rtOut))
-		VEXTRACTF64X2(Imm(3), Z28, rowA(j2, 16, rtOut))
+		VEXTRACTF32X4(Imm(1), Z28, rowA(j2, 0, rtOut))
+		VEXTRACTF32X4(Imm(3), Z28, rowA(j2, 16, rtOut))
 	}
 }
 
