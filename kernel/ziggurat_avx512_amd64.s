@@ -29,8 +29,8 @@
 //   DI, R13 z and len(z); SI, R10 rej and len(rej)
 //   R8, R9 acc and nrej; R12 x; R14 the prefetch base (ZIG_ARGS)
 // Per round: Z8 = r, Z10 = j (stored a half at a time), Z11 = u, Z13 =
-// x[j] and then d = u·x[j], Z14 = x[j+1]; K1 the live lanes (the first m), K3 the accepted and K4 the
-// rejected ones among them. The frame passes the 8 layer indices to AX-DX
+// x[j] and then d = u·x[j], Z14 = x[j+1]; K1 the live lanes (the first
+// m), K3 the accepted and K4 the rejected ones among them. The frame passes the 8 layer indices to AX-DX
 // through a slot of one cache line (R11, aligned to 64 bytes in the frame
 // whatever the stack pointer's alignment): a 64-byte store that straddles
 // two lines forwards to the loads after it only after it reaches the cache,
