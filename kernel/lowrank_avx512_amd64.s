@@ -926,111 +926,109 @@ dr83z_pfab:
 	JLT         dr83z_pfab
 
 dr83z_reduce:
-	// each accumulator's halves added, then 4 rows' sums at a time added to dst
-	VEXTRACTF64X4 $0x01, Z0, Y31
-	VADDPD        Z31, Z0, Z0
-	VEXTRACTF64X4 $0x01, Z1, Y31
-	VADDPD        Z31, Z1, Z1
-	VEXTRACTF64X4 $0x01, Z2, Y31
-	VADDPD        Z31, Z2, Z2
-	VEXTRACTF64X4 $0x01, Z3, Y31
-	VADDPD        Z31, Z3, Z3
-	VEXTRACTF64X4 $0x01, Z4, Y31
-	VADDPD        Z31, Z4, Z4
-	VEXTRACTF64X4 $0x01, Z5, Y31
-	VADDPD        Z31, Z5, Z5
-	VEXTRACTF64X4 $0x01, Z6, Y31
-	VADDPD        Z31, Z6, Z6
-	VEXTRACTF64X4 $0x01, Z7, Y31
-	VADDPD        Z31, Z7, Z7
-	VEXTRACTF64X4 $0x01, Z8, Y31
-	VADDPD        Z31, Z8, Z8
-	VEXTRACTF64X4 $0x01, Z9, Y31
-	VADDPD        Z31, Z9, Z9
-	VEXTRACTF64X4 $0x01, Z10, Y31
-	VADDPD        Z31, Z10, Z10
-	VEXTRACTF64X4 $0x01, Z11, Y31
-	VADDPD        Z31, Z11, Z11
-	VEXTRACTF64X4 $0x01, Z12, Y31
-	VADDPD        Z31, Z12, Z12
-	VEXTRACTF64X4 $0x01, Z13, Y31
-	VADDPD        Z31, Z13, Z13
-	VEXTRACTF64X4 $0x01, Z14, Y31
-	VADDPD        Z31, Z14, Z14
-	VEXTRACTF64X4 $0x01, Z15, Y31
-	VADDPD        Z31, Z15, Z15
-	VEXTRACTF64X4 $0x01, Z16, Y31
-	VADDPD        Z31, Z16, Z16
-	VEXTRACTF64X4 $0x01, Z17, Y31
-	VADDPD        Z31, Z17, Z17
-	VEXTRACTF64X4 $0x01, Z18, Y31
-	VADDPD        Z31, Z18, Z18
-	VEXTRACTF64X4 $0x01, Z19, Y31
-	VADDPD        Z31, Z19, Z19
-	VEXTRACTF64X4 $0x01, Z20, Y31
-	VADDPD        Z31, Z20, Z20
-	VEXTRACTF64X4 $0x01, Z21, Y31
-	VADDPD        Z31, Z21, Z21
-	VEXTRACTF64X4 $0x01, Z22, Y31
-	VADDPD        Z31, Z22, Z22
-	VEXTRACTF64X4 $0x01, Z23, Y31
-	VADDPD        Z31, Z23, Z23
-	MOVQ          dst+0(FP), DI
-	MOVQ          ldd+40(FP), DX
-	SHLQ          $0x03, DX
-	VHADDPD       Y3, Y0, Y0
-	VHADDPD       Y9, Y6, Y6
-	VPERM2F128    $0x20, Y6, Y0, Y3
-	VPERM2F128    $0x31, Y6, Y0, Y9
-	VADDPD        Y9, Y3, Y3
-	VADDPD        (DI), Y3, Y3
-	VMOVUPD       Y3, (DI)
-	VHADDPD       Y4, Y1, Y1
-	VHADDPD       Y10, Y7, Y7
-	VPERM2F128    $0x20, Y7, Y1, Y4
-	VPERM2F128    $0x31, Y7, Y1, Y10
-	VADDPD        Y10, Y4, Y4
-	VADDPD        (DI)(DX*1), Y4, Y4
-	VMOVUPD       Y4, (DI)(DX*1)
-	VHADDPD       Y5, Y2, Y2
-	VHADDPD       Y11, Y8, Y8
-	VPERM2F128    $0x20, Y8, Y2, Y5
-	VPERM2F128    $0x31, Y8, Y2, Y11
-	VADDPD        Y11, Y5, Y5
-	VADDPD        (DI)(DX*2), Y5, Y5
-	VMOVUPD       Y5, (DI)(DX*2)
+	// the 8 sums of each row of b at once, added to dst
+	MOVQ dst+0(FP), DI
+	MOVQ ldd+40(FP), DX
+	SHLQ $0x03, DX
 
-	// the rows 5-7 (Z15-Z23) moved below Z16, where their halves have VEX forms
-	VMOVAPD    Z15, Z0
-	VMOVAPD    Z16, Z1
-	VMOVAPD    Z17, Z2
-	VMOVAPD    Z18, Z3
-	VMOVAPD    Z19, Z4
-	VMOVAPD    Z20, Z5
-	VMOVAPD    Z21, Z6
-	VMOVAPD    Z22, Z7
-	VMOVAPD    Z23, Z8
-	VHADDPD    Y0, Y12, Y12
-	VHADDPD    Y6, Y3, Y3
-	VPERM2F128 $0x20, Y3, Y12, Y0
-	VPERM2F128 $0x31, Y3, Y12, Y6
-	VADDPD     Y6, Y0, Y0
-	VADDPD     32(DI), Y0, Y0
-	VMOVUPD    Y0, 32(DI)
-	VHADDPD    Y1, Y13, Y13
-	VHADDPD    Y7, Y4, Y4
-	VPERM2F128 $0x20, Y4, Y13, Y1
-	VPERM2F128 $0x31, Y4, Y13, Y7
-	VADDPD     Y7, Y1, Y1
-	VADDPD     32(DI)(DX*1), Y1, Y1
-	VMOVUPD    Y1, 32(DI)(DX*1)
-	VHADDPD    Y2, Y14, Y14
-	VHADDPD    Y8, Y5, Y5
-	VPERM2F128 $0x20, Y5, Y14, Y2
-	VPERM2F128 $0x31, Y5, Y14, Y8
-	VADDPD     Y8, Y2, Y2
-	VADDPD     32(DI)(DX*2), Y2, Y2
-	VMOVUPD    Y2, 32(DI)(DX*2)
+	// the fold of accumulators 0 and 2
+	VSHUFF64X2 $0x44, Z6, Z0, Z24
+	VSHUFF64X2 $0xee, Z6, Z0, Z0
+	VADDPD     Z24, Z0, Z0
+
+	// the fold of accumulators 1 and 3
+	VSHUFF64X2 $0x44, Z9, Z3, Z24
+	VSHUFF64X2 $0xee, Z9, Z3, Z3
+	VADDPD     Z24, Z3, Z3
+
+	// the fold of accumulators 4 and 6
+	VSHUFF64X2 $0x44, Z18, Z12, Z24
+	VSHUFF64X2 $0xee, Z18, Z12, Z12
+	VADDPD     Z24, Z12, Z12
+
+	// the fold of accumulators 5 and 7
+	VSHUFF64X2 $0x44, Z21, Z15, Z24
+	VSHUFF64X2 $0xee, Z21, Z15, Z15
+	VADDPD     Z24, Z15, Z15
+
+	// neighbouring lanes: [0 1 | 0 1 | 2 3 | 2 3] in Z26, the same for 4-7 in Z27
+	VUNPCKLPD  Z3, Z0, Z24
+	VUNPCKHPD  Z3, Z0, Z25
+	VADDPD     Z25, Z24, Z26
+	VUNPCKLPD  Z15, Z12, Z24
+	VUNPCKHPD  Z15, Z12, Z25
+	VADDPD     Z25, Z24, Z27
+	VSHUFF64X2 $0x88, Z27, Z26, Z28
+	VSHUFF64X2 $0xdd, Z27, Z26, Z29
+	VADDPD     Z29, Z28, Z28
+	VADDPD     (DI), Z28, Z28
+	VMOVUPD    Z28, (DI)
+
+	// the fold of accumulators 0 and 2
+	VSHUFF64X2 $0x44, Z7, Z1, Z24
+	VSHUFF64X2 $0xee, Z7, Z1, Z1
+	VADDPD     Z24, Z1, Z1
+
+	// the fold of accumulators 1 and 3
+	VSHUFF64X2 $0x44, Z10, Z4, Z24
+	VSHUFF64X2 $0xee, Z10, Z4, Z4
+	VADDPD     Z24, Z4, Z4
+
+	// the fold of accumulators 4 and 6
+	VSHUFF64X2 $0x44, Z19, Z13, Z24
+	VSHUFF64X2 $0xee, Z19, Z13, Z13
+	VADDPD     Z24, Z13, Z13
+
+	// the fold of accumulators 5 and 7
+	VSHUFF64X2 $0x44, Z22, Z16, Z24
+	VSHUFF64X2 $0xee, Z22, Z16, Z16
+	VADDPD     Z24, Z16, Z16
+
+	// neighbouring lanes: [0 1 | 0 1 | 2 3 | 2 3] in Z26, the same for 4-7 in Z27
+	VUNPCKLPD  Z4, Z1, Z24
+	VUNPCKHPD  Z4, Z1, Z25
+	VADDPD     Z25, Z24, Z26
+	VUNPCKLPD  Z16, Z13, Z24
+	VUNPCKHPD  Z16, Z13, Z25
+	VADDPD     Z25, Z24, Z27
+	VSHUFF64X2 $0x88, Z27, Z26, Z28
+	VSHUFF64X2 $0xdd, Z27, Z26, Z29
+	VADDPD     Z29, Z28, Z28
+	VADDPD     (DI)(DX*1), Z28, Z28
+	VMOVUPD    Z28, (DI)(DX*1)
+
+	// the fold of accumulators 0 and 2
+	VSHUFF64X2 $0x44, Z8, Z2, Z24
+	VSHUFF64X2 $0xee, Z8, Z2, Z2
+	VADDPD     Z24, Z2, Z2
+
+	// the fold of accumulators 1 and 3
+	VSHUFF64X2 $0x44, Z11, Z5, Z24
+	VSHUFF64X2 $0xee, Z11, Z5, Z5
+	VADDPD     Z24, Z5, Z5
+
+	// the fold of accumulators 4 and 6
+	VSHUFF64X2 $0x44, Z20, Z14, Z24
+	VSHUFF64X2 $0xee, Z20, Z14, Z14
+	VADDPD     Z24, Z14, Z14
+
+	// the fold of accumulators 5 and 7
+	VSHUFF64X2 $0x44, Z23, Z17, Z24
+	VSHUFF64X2 $0xee, Z23, Z17, Z17
+	VADDPD     Z24, Z17, Z17
+
+	// neighbouring lanes: [0 1 | 0 1 | 2 3 | 2 3] in Z26, the same for 4-7 in Z27
+	VUNPCKLPD  Z5, Z2, Z24
+	VUNPCKHPD  Z5, Z2, Z25
+	VADDPD     Z25, Z24, Z26
+	VUNPCKLPD  Z17, Z14, Z24
+	VUNPCKHPD  Z17, Z14, Z25
+	VADDPD     Z25, Z24, Z27
+	VSHUFF64X2 $0x88, Z27, Z26, Z28
+	VSHUFF64X2 $0xdd, Z27, Z26, Z29
+	VADDPD     Z29, Z28, Z28
+	VADDPD     (DI)(DX*2), Z28, Z28
+	VMOVUPD    Z28, (DI)(DX*2)
 	VZEROUPPER
 	RET
 
@@ -1109,70 +1107,76 @@ dr82z_loop:
 	JLT         dr82z_loop
 
 dr82z_reduce:
-	// each accumulator's halves added, then 4 rows' sums at a time added to dst
-	VEXTRACTF64X4 $0x01, Z0, Y31
-	VADDPD        Z31, Z0, Z0
-	VEXTRACTF64X4 $0x01, Z1, Y31
-	VADDPD        Z31, Z1, Z1
-	VEXTRACTF64X4 $0x01, Z2, Y31
-	VADDPD        Z31, Z2, Z2
-	VEXTRACTF64X4 $0x01, Z3, Y31
-	VADDPD        Z31, Z3, Z3
-	VEXTRACTF64X4 $0x01, Z4, Y31
-	VADDPD        Z31, Z4, Z4
-	VEXTRACTF64X4 $0x01, Z5, Y31
-	VADDPD        Z31, Z5, Z5
-	VEXTRACTF64X4 $0x01, Z6, Y31
-	VADDPD        Z31, Z6, Z6
-	VEXTRACTF64X4 $0x01, Z7, Y31
-	VADDPD        Z31, Z7, Z7
-	VEXTRACTF64X4 $0x01, Z8, Y31
-	VADDPD        Z31, Z8, Z8
-	VEXTRACTF64X4 $0x01, Z9, Y31
-	VADDPD        Z31, Z9, Z9
-	VEXTRACTF64X4 $0x01, Z10, Y31
-	VADDPD        Z31, Z10, Z10
-	VEXTRACTF64X4 $0x01, Z11, Y31
-	VADDPD        Z31, Z11, Z11
-	VEXTRACTF64X4 $0x01, Z12, Y31
-	VADDPD        Z31, Z12, Z12
-	VEXTRACTF64X4 $0x01, Z13, Y31
-	VADDPD        Z31, Z13, Z13
-	VEXTRACTF64X4 $0x01, Z14, Y31
-	VADDPD        Z31, Z14, Z14
-	VEXTRACTF64X4 $0x01, Z15, Y31
-	VADDPD        Z31, Z15, Z15
-	MOVQ          dst+0(FP), DI
-	MOVQ          ldd+40(FP), DX
-	SHLQ          $0x03, DX
-	VHADDPD       Y2, Y0, Y0
-	VHADDPD       Y6, Y4, Y4
-	VPERM2F128    $0x20, Y4, Y0, Y2
-	VPERM2F128    $0x31, Y4, Y0, Y6
-	VADDPD        Y6, Y2, Y2
-	VADDPD        (DI), Y2, Y2
-	VMOVUPD       Y2, (DI)
-	VHADDPD       Y3, Y1, Y1
-	VHADDPD       Y7, Y5, Y5
-	VPERM2F128    $0x20, Y5, Y1, Y3
-	VPERM2F128    $0x31, Y5, Y1, Y7
-	VADDPD        Y7, Y3, Y3
-	VADDPD        (DI)(DX*1), Y3, Y3
-	VMOVUPD       Y3, (DI)(DX*1)
-	VHADDPD       Y10, Y8, Y8
-	VHADDPD       Y14, Y12, Y12
-	VPERM2F128    $0x20, Y12, Y8, Y10
-	VPERM2F128    $0x31, Y12, Y8, Y14
-	VADDPD        Y14, Y10, Y10
-	VADDPD        32(DI), Y10, Y10
-	VMOVUPD       Y10, 32(DI)
-	VHADDPD       Y11, Y9, Y9
-	VHADDPD       Y15, Y13, Y13
-	VPERM2F128    $0x20, Y13, Y9, Y11
-	VPERM2F128    $0x31, Y13, Y9, Y15
-	VADDPD        Y15, Y11, Y11
-	VADDPD        32(DI)(DX*1), Y11, Y11
-	VMOVUPD       Y11, 32(DI)(DX*1)
+	// the 8 sums of each row of b at once, added to dst
+	MOVQ dst+0(FP), DI
+	MOVQ ldd+40(FP), DX
+	SHLQ $0x03, DX
+
+	// the fold of accumulators 0 and 2
+	VSHUFF64X2 $0x44, Z4, Z0, Z24
+	VSHUFF64X2 $0xee, Z4, Z0, Z0
+	VADDPD     Z24, Z0, Z0
+
+	// the fold of accumulators 1 and 3
+	VSHUFF64X2 $0x44, Z6, Z2, Z24
+	VSHUFF64X2 $0xee, Z6, Z2, Z2
+	VADDPD     Z24, Z2, Z2
+
+	// the fold of accumulators 4 and 6
+	VSHUFF64X2 $0x44, Z12, Z8, Z24
+	VSHUFF64X2 $0xee, Z12, Z8, Z8
+	VADDPD     Z24, Z8, Z8
+
+	// the fold of accumulators 5 and 7
+	VSHUFF64X2 $0x44, Z14, Z10, Z24
+	VSHUFF64X2 $0xee, Z14, Z10, Z10
+	VADDPD     Z24, Z10, Z10
+
+	// neighbouring lanes: [0 1 | 0 1 | 2 3 | 2 3] in Z26, the same for 4-7 in Z27
+	VUNPCKLPD  Z2, Z0, Z24
+	VUNPCKHPD  Z2, Z0, Z25
+	VADDPD     Z25, Z24, Z26
+	VUNPCKLPD  Z10, Z8, Z24
+	VUNPCKHPD  Z10, Z8, Z25
+	VADDPD     Z25, Z24, Z27
+	VSHUFF64X2 $0x88, Z27, Z26, Z28
+	VSHUFF64X2 $0xdd, Z27, Z26, Z29
+	VADDPD     Z29, Z28, Z28
+	VADDPD     (DI), Z28, Z28
+	VMOVUPD    Z28, (DI)
+
+	// the fold of accumulators 0 and 2
+	VSHUFF64X2 $0x44, Z5, Z1, Z24
+	VSHUFF64X2 $0xee, Z5, Z1, Z1
+	VADDPD     Z24, Z1, Z1
+
+	// the fold of accumulators 1 and 3
+	VSHUFF64X2 $0x44, Z7, Z3, Z24
+	VSHUFF64X2 $0xee, Z7, Z3, Z3
+	VADDPD     Z24, Z3, Z3
+
+	// the fold of accumulators 4 and 6
+	VSHUFF64X2 $0x44, Z13, Z9, Z24
+	VSHUFF64X2 $0xee, Z13, Z9, Z9
+	VADDPD     Z24, Z9, Z9
+
+	// the fold of accumulators 5 and 7
+	VSHUFF64X2 $0x44, Z15, Z11, Z24
+	VSHUFF64X2 $0xee, Z15, Z11, Z11
+	VADDPD     Z24, Z11, Z11
+
+	// neighbouring lanes: [0 1 | 0 1 | 2 3 | 2 3] in Z26, the same for 4-7 in Z27
+	VUNPCKLPD  Z3, Z1, Z24
+	VUNPCKHPD  Z3, Z1, Z25
+	VADDPD     Z25, Z24, Z26
+	VUNPCKLPD  Z11, Z9, Z24
+	VUNPCKHPD  Z11, Z9, Z25
+	VADDPD     Z25, Z24, Z27
+	VSHUFF64X2 $0x88, Z27, Z26, Z28
+	VSHUFF64X2 $0xdd, Z27, Z26, Z29
+	VADDPD     Z29, Z28, Z28
+	VADDPD     (DI)(DX*1), Z28, Z28
+	VMOVUPD    Z28, (DI)(DX*1)
 	VZEROUPPER
 	RET
 
@@ -1223,37 +1227,40 @@ dr81z_loop:
 	JLT         dr81z_loop
 
 dr81z_reduce:
-	// each accumulator's halves added, then 4 rows' sums at a time added to dst
-	VEXTRACTF64X4 $0x01, Z0, Y31
-	VADDPD        Z31, Z0, Z0
-	VEXTRACTF64X4 $0x01, Z1, Y31
-	VADDPD        Z31, Z1, Z1
-	VEXTRACTF64X4 $0x01, Z2, Y31
-	VADDPD        Z31, Z2, Z2
-	VEXTRACTF64X4 $0x01, Z3, Y31
-	VADDPD        Z31, Z3, Z3
-	VEXTRACTF64X4 $0x01, Z4, Y31
-	VADDPD        Z31, Z4, Z4
-	VEXTRACTF64X4 $0x01, Z5, Y31
-	VADDPD        Z31, Z5, Z5
-	VEXTRACTF64X4 $0x01, Z6, Y31
-	VADDPD        Z31, Z6, Z6
-	VEXTRACTF64X4 $0x01, Z7, Y31
-	VADDPD        Z31, Z7, Z7
-	MOVQ          dst+0(FP), DI
-	VHADDPD       Y1, Y0, Y0
-	VHADDPD       Y3, Y2, Y2
-	VPERM2F128    $0x20, Y2, Y0, Y1
-	VPERM2F128    $0x31, Y2, Y0, Y3
-	VADDPD        Y3, Y1, Y1
-	VADDPD        (DI), Y1, Y1
-	VMOVUPD       Y1, (DI)
-	VHADDPD       Y5, Y4, Y4
-	VHADDPD       Y7, Y6, Y6
-	VPERM2F128    $0x20, Y6, Y4, Y5
-	VPERM2F128    $0x31, Y6, Y4, Y7
-	VADDPD        Y7, Y5, Y5
-	VADDPD        32(DI), Y5, Y5
-	VMOVUPD       Y5, 32(DI)
+	// the 8 sums of each row of b at once, added to dst
+	MOVQ dst+0(FP), DI
+
+	// the fold of accumulators 0 and 2
+	VSHUFF64X2 $0x44, Z2, Z0, Z24
+	VSHUFF64X2 $0xee, Z2, Z0, Z0
+	VADDPD     Z24, Z0, Z0
+
+	// the fold of accumulators 1 and 3
+	VSHUFF64X2 $0x44, Z3, Z1, Z24
+	VSHUFF64X2 $0xee, Z3, Z1, Z1
+	VADDPD     Z24, Z1, Z1
+
+	// the fold of accumulators 4 and 6
+	VSHUFF64X2 $0x44, Z6, Z4, Z24
+	VSHUFF64X2 $0xee, Z6, Z4, Z4
+	VADDPD     Z24, Z4, Z4
+
+	// the fold of accumulators 5 and 7
+	VSHUFF64X2 $0x44, Z7, Z5, Z24
+	VSHUFF64X2 $0xee, Z7, Z5, Z5
+	VADDPD     Z24, Z5, Z5
+
+	// neighbouring lanes: [0 1 | 0 1 | 2 3 | 2 3] in Z26, the same for 4-7 in Z27
+	VUNPCKLPD  Z1, Z0, Z24
+	VUNPCKHPD  Z1, Z0, Z25
+	VADDPD     Z25, Z24, Z26
+	VUNPCKLPD  Z5, Z4, Z24
+	VUNPCKHPD  Z5, Z4, Z25
+	VADDPD     Z25, Z24, Z27
+	VSHUFF64X2 $0x88, Z27, Z26, Z28
+	VSHUFF64X2 $0xdd, Z27, Z26, Z29
+	VADDPD     Z29, Z28, Z28
+	VADDPD     (DI), Z28, Z28
+	VMOVUPD    Z28, (DI)
 	VZEROUPPER
 	RET

@@ -376,48 +376,53 @@ func dotRows8AVX512(nb int) {
 	}
 
 	Label(l("reduce"))
-	Comment("each accumulator's halves added, then 4 rows' sums at a time added to dst")
-	for i := 0; i < 8*nb; i++ {
-		fold512(zmm[i], Z31)
-	}
+	Comment("the 8 sums of each row of b at once, added to dst")
 	Load(Param("dst"), RDI)
-	if nb == 1 {
-		hsum4Add(Y0, Y1, Y2, Y3, Mem{Base: RDI})
-		hsum4Add(Y4, Y5, Y6, Y7, Mem{Base: RDI, Disp: 32})
-		VZEROUPPER()
-		RET()
-		return
+	if nb > 1 {
+		Load(Param("ldd"), RDX)
+		SHLQ(Imm(3), RDX)
 	}
-	Load(Param("ldd"), RDX)
-	SHLQ(Imm(3), RDX)
-	out := func(j, d int) Mem {
-		m := Mem{Base: RDI, Disp: d}
+	for j := 0; j < nb; j++ {
+		m := Mem{Base: RDI}
 		if j > 0 {
 			m.Index, m.Scale = RDX, uint8(j)
 		}
-		return m
-	}
-	y := func(i, j int) VecPhysical { return ymm[nb*i+j] }
-	if nb == 2 {
-		for h := 0; h < 2; h++ {
-			for j := 0; j < 2; j++ {
-				hsum4Add(y(4*h, j), y(4*h+1, j), y(4*h+2, j), y(4*h+3, j), out(j, 32*h))
-			}
+		var x [8]VecPhysical
+		for i := range x {
+			x[i] = acc(i, j)
 		}
-		VZEROUPPER()
-		RET()
-		return
-	}
-	for j := 0; j < 3; j++ {
-		hsum4Add(y(0, j), y(1, j), y(2, j), y(3, j), out(j, 0))
-	}
-	Comment("the rows 5-7 (Z15-Z23) moved below Z16, where their halves have VEX forms")
-	for i := 0; i < 9; i++ {
-		VMOVAPD(zmm[15+i], zmm[i])
-	}
-	for j := 0; j < 3; j++ {
-		hsum4Add(ymm[12+j], ymm[j], ymm[3+j], ymm[6+j], out(j, 32))
+		reduce8Add(x, m)
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// reduce8Add adds the horizontal sums of the 8 zmm accumulators x to the 8
+// float64 at m: m[i] += Σ x[i]. Each sum is the tree ((x0+x4) + (x1+x5)) +
+// ((x2+x6) + (x3+x7)) of the accumulator's lanes, the one fold512 and
+// hsum4Add add along, with the shuffles shared by the accumulators: a pair
+// of VSHUFF64X2 per two accumulators (i, i+2) gathers their low and their
+// high 256 bits (the fold), VUNPCKLPD/VUNPCKHPD of accumulators i and i+1
+// add neighbouring lanes, and a last pair of VSHUFF64X2 adds the two halves
+// of each 256-bit sum, leaving the 8 sums in order. 14 shuffles and 7 adds
+// where fold512 and hsum4 take 20 and 14. Z24-Z29 scratch; x[0], x[1],
+// x[4] and x[5] are overwritten.
+func reduce8Add(x [8]VecPhysical, m Mem) {
+	for _, i := range []int{0, 1, 4, 5} {
+		Comment(fmt.Sprintf("the fold of accumulators %d and %d", i, i+2))
+		VSHUFF64X2(Imm(0x44), x[i+2], x[i], Z24)
+		VSHUFF64X2(Imm(0xee), x[i+2], x[i], x[i])
+		VADDPD(Z24, x[i], x[i])
+	}
+	Comment("neighbouring lanes: [0 1 | 0 1 | 2 3 | 2 3] in Z26, the same for 4-7 in Z27")
+	for h, i := range []int{0, 4} {
+		VUNPCKLPD(x[i+1], x[i], Z24)
+		VUNPCKHPD(x[i+1], x[i], Z25)
+		VADDPD(Z25, Z24, zmm[26+h])
+	}
+	VSHUFF64X2(Imm(0x88), Z27, Z26, Z28)
+	VSHUFF64X2(Imm(0xdd), Z27, Z26, Z29)
+	VADDPD(Z29, Z28, Z28)
+	VADDPD(m, Z28, Z28)
+	VMOVUPD(Z28, m)
 }
