@@ -927,31 +927,21 @@ dr83z_pfab:
 
 dr83z_reduce:
 	// the 8 sums of each row of b at once, added to dst
-	MOVQ dst+0(FP), DI
-	MOVQ ldd+40(FP), DX
-	SHLQ $0x03, DX
-
-	// the fold of accumulators 0 and 2
+	MOVQ       dst+0(FP), DI
+	MOVQ       ldd+40(FP), DX
+	SHLQ       $0x03, DX
 	VSHUFF64X2 $0x44, Z6, Z0, Z24
 	VSHUFF64X2 $0xee, Z6, Z0, Z0
 	VADDPD     Z24, Z0, Z0
-
-	// the fold of accumulators 1 and 3
 	VSHUFF64X2 $0x44, Z9, Z3, Z24
 	VSHUFF64X2 $0xee, Z9, Z3, Z3
 	VADDPD     Z24, Z3, Z3
-
-	// the fold of accumulators 4 and 6
 	VSHUFF64X2 $0x44, Z18, Z12, Z24
 	VSHUFF64X2 $0xee, Z18, Z12, Z12
 	VADDPD     Z24, Z12, Z12
-
-	// the fold of accumulators 5 and 7
 	VSHUFF64X2 $0x44, Z21, Z15, Z24
 	VSHUFF64X2 $0xee, Z21, Z15, Z15
 	VADDPD     Z24, Z15, Z15
-
-	// neighbouring lanes: [0 1 | 0 1 | 2 3 | 2 3] in Z26, the same for 4-7 in Z27
 	VUNPCKLPD  Z3, Z0, Z24
 	VUNPCKHPD  Z3, Z0, Z25
 	VADDPD     Z25, Z24, Z26
@@ -963,28 +953,18 @@ dr83z_reduce:
 	VADDPD     Z29, Z28, Z28
 	VADDPD     (DI), Z28, Z28
 	VMOVUPD    Z28, (DI)
-
-	// the fold of accumulators 0 and 2
 	VSHUFF64X2 $0x44, Z7, Z1, Z24
 	VSHUFF64X2 $0xee, Z7, Z1, Z1
 	VADDPD     Z24, Z1, Z1
-
-	// the fold of accumulators 1 and 3
 	VSHUFF64X2 $0x44, Z10, Z4, Z24
 	VSHUFF64X2 $0xee, Z10, Z4, Z4
 	VADDPD     Z24, Z4, Z4
-
-	// the fold of accumulators 4 and 6
 	VSHUFF64X2 $0x44, Z19, Z13, Z24
 	VSHUFF64X2 $0xee, Z19, Z13, Z13
 	VADDPD     Z24, Z13, Z13
-
-	// the fold of accumulators 5 and 7
 	VSHUFF64X2 $0x44, Z22, Z16, Z24
 	VSHUFF64X2 $0xee, Z22, Z16, Z16
 	VADDPD     Z24, Z16, Z16
-
-	// neighbouring lanes: [0 1 | 0 1 | 2 3 | 2 3] in Z26, the same for 4-7 in Z27
 	VUNPCKLPD  Z4, Z1, Z24
 	VUNPCKHPD  Z4, Z1, Z25
 	VADDPD     Z25, Z24, Z26
@@ -996,28 +976,18 @@ dr83z_reduce:
 	VADDPD     Z29, Z28, Z28
 	VADDPD     (DI)(DX*1), Z28, Z28
 	VMOVUPD    Z28, (DI)(DX*1)
-
-	// the fold of accumulators 0 and 2
 	VSHUFF64X2 $0x44, Z8, Z2, Z24
 	VSHUFF64X2 $0xee, Z8, Z2, Z2
 	VADDPD     Z24, Z2, Z2
-
-	// the fold of accumulators 1 and 3
 	VSHUFF64X2 $0x44, Z11, Z5, Z24
 	VSHUFF64X2 $0xee, Z11, Z5, Z5
 	VADDPD     Z24, Z5, Z5
-
-	// the fold of accumulators 4 and 6
 	VSHUFF64X2 $0x44, Z20, Z14, Z24
 	VSHUFF64X2 $0xee, Z20, Z14, Z14
 	VADDPD     Z24, Z14, Z14
-
-	// the fold of accumulators 5 and 7
 	VSHUFF64X2 $0x44, Z23, Z17, Z24
 	VSHUFF64X2 $0xee, Z23, Z17, Z17
 	VADDPD     Z24, Z17, Z17
-
-	// neighbouring lanes: [0 1 | 0 1 | 2 3 | 2 3] in Z26, the same for 4-7 in Z27
 	VUNPCKLPD  Z5, Z2, Z24
 	VUNPCKHPD  Z5, Z2, Z25
 	VADDPD     Z25, Z24, Z26
@@ -1108,31 +1078,21 @@ dr82z_loop:
 
 dr82z_reduce:
 	// the 8 sums of each row of b at once, added to dst
-	MOVQ dst+0(FP), DI
-	MOVQ ldd+40(FP), DX
-	SHLQ $0x03, DX
-
-	// the fold of accumulators 0 and 2
+	MOVQ       dst+0(FP), DI
+	MOVQ       ldd+40(FP), DX
+	SHLQ       $0x03, DX
 	VSHUFF64X2 $0x44, Z4, Z0, Z24
 	VSHUFF64X2 $0xee, Z4, Z0, Z0
 	VADDPD     Z24, Z0, Z0
-
-	// the fold of accumulators 1 and 3
 	VSHUFF64X2 $0x44, Z6, Z2, Z24
 	VSHUFF64X2 $0xee, Z6, Z2, Z2
 	VADDPD     Z24, Z2, Z2
-
-	// the fold of accumulators 4 and 6
 	VSHUFF64X2 $0x44, Z12, Z8, Z24
 	VSHUFF64X2 $0xee, Z12, Z8, Z8
 	VADDPD     Z24, Z8, Z8
-
-	// the fold of accumulators 5 and 7
 	VSHUFF64X2 $0x44, Z14, Z10, Z24
 	VSHUFF64X2 $0xee, Z14, Z10, Z10
 	VADDPD     Z24, Z10, Z10
-
-	// neighbouring lanes: [0 1 | 0 1 | 2 3 | 2 3] in Z26, the same for 4-7 in Z27
 	VUNPCKLPD  Z2, Z0, Z24
 	VUNPCKHPD  Z2, Z0, Z25
 	VADDPD     Z25, Z24, Z26
@@ -1144,28 +1104,18 @@ dr82z_reduce:
 	VADDPD     Z29, Z28, Z28
 	VADDPD     (DI), Z28, Z28
 	VMOVUPD    Z28, (DI)
-
-	// the fold of accumulators 0 and 2
 	VSHUFF64X2 $0x44, Z5, Z1, Z24
 	VSHUFF64X2 $0xee, Z5, Z1, Z1
 	VADDPD     Z24, Z1, Z1
-
-	// the fold of accumulators 1 and 3
 	VSHUFF64X2 $0x44, Z7, Z3, Z24
 	VSHUFF64X2 $0xee, Z7, Z3, Z3
 	VADDPD     Z24, Z3, Z3
-
-	// the fold of accumulators 4 and 6
 	VSHUFF64X2 $0x44, Z13, Z9, Z24
 	VSHUFF64X2 $0xee, Z13, Z9, Z9
 	VADDPD     Z24, Z9, Z9
-
-	// the fold of accumulators 5 and 7
 	VSHUFF64X2 $0x44, Z15, Z11, Z24
 	VSHUFF64X2 $0xee, Z15, Z11, Z11
 	VADDPD     Z24, Z11, Z11
-
-	// neighbouring lanes: [0 1 | 0 1 | 2 3 | 2 3] in Z26, the same for 4-7 in Z27
 	VUNPCKLPD  Z3, Z1, Z24
 	VUNPCKHPD  Z3, Z1, Z25
 	VADDPD     Z25, Z24, Z26
@@ -1228,29 +1178,19 @@ dr81z_loop:
 
 dr81z_reduce:
 	// the 8 sums of each row of b at once, added to dst
-	MOVQ dst+0(FP), DI
-
-	// the fold of accumulators 0 and 2
+	MOVQ       dst+0(FP), DI
 	VSHUFF64X2 $0x44, Z2, Z0, Z24
 	VSHUFF64X2 $0xee, Z2, Z0, Z0
 	VADDPD     Z24, Z0, Z0
-
-	// the fold of accumulators 1 and 3
 	VSHUFF64X2 $0x44, Z3, Z1, Z24
 	VSHUFF64X2 $0xee, Z3, Z1, Z1
 	VADDPD     Z24, Z1, Z1
-
-	// the fold of accumulators 4 and 6
 	VSHUFF64X2 $0x44, Z6, Z4, Z24
 	VSHUFF64X2 $0xee, Z6, Z4, Z4
 	VADDPD     Z24, Z4, Z4
-
-	// the fold of accumulators 5 and 7
 	VSHUFF64X2 $0x44, Z7, Z5, Z24
 	VSHUFF64X2 $0xee, Z7, Z5, Z5
 	VADDPD     Z24, Z5, Z5
-
-	// neighbouring lanes: [0 1 | 0 1 | 2 3 | 2 3] in Z26, the same for 4-7 in Z27
 	VUNPCKLPD  Z1, Z0, Z24
 	VUNPCKHPD  Z1, Z0, Z25
 	VADDPD     Z25, Z24, Z26

@@ -28,17 +28,17 @@
 //   Z21, Z22 the even and odd element indices 0, 2, …, 14 and 1, 3, …, 15
 //   DI, R13 z and len(z); SI, R10 rej and len(rej)
 //   R8, R9 acc and nrej; R12 x; R14 the prefetch base (ZIG_ARGS)
-// Per round: Z8 = r, Z10 = j (stored a half at a time), Z11 = u, Z13 =
-// x[j] and then d = u·x[j], Z14 = x[j+1]; K1 the live lanes (the first
-// m), K3 the accepted and K4 the rejected ones among them. The frame passes the 8 layer indices to AX-DX
-// through a slot of one cache line (R11, aligned to 64 bytes in the frame
-// whatever the stack pointer's alignment): a 64-byte store that straddles
-// two lines forwards to the loads after it only after it reaches the cache,
-// which made the speed of a round depend on the caller's stack depth. The
-// indices go into the slot as two 32-byte stores: on the Intel Xeon
-// measured a 64-byte store did not forward to the 8-byte loads of its upper
-// half, and each round waited for the store to reach the cache (a round
-// took twice as long as with two 32-byte stores).
+// Per round: Z8 = r, Z10 = j (stored a half at a time), Z11 = u, Z13 = x[j]
+// and then d = u·x[j], Z14 = x[j+1]; K1 the live lanes (the first m), K3
+// the accepted and K4 the rejected ones among them. The frame passes the 8
+// layer indices to AX-DX through a slot of one cache line (R11, aligned to
+// 64 bytes in the frame whatever the stack pointer's alignment): a 64-byte
+// store that straddles two lines forwards to the loads after it only after
+// it reaches the cache, which made the speed of a round depend on the
+// caller's stack depth. The indices go into the slot as two 32-byte stores:
+// on the Intel Xeon measured a 64-byte store did not forward to the 8-byte
+// loads of its upper half, and each round waited for the store to reach the
+// cache (a round took twice as long as with two 32-byte stores).
 TEXT ·zigguratAVX512(SB), NOSPLIT, $128-80
 	MOVQ      s+24(FP), AX
 	VMOVDQU64 (AX), Z0

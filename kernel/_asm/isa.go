@@ -60,6 +60,32 @@ func fold512(z, scratch VecPhysical) {
 	VADDPD(scratch, z, z)
 }
 
+// sum8 leaves the horizontal sums of the 8 zmm accumulators x in Z28, in
+// order: lane i = Σ x[i]. Each sum is the tree ((x0+x4) + (x1+x5)) +
+// ((x2+x6) + (x3+x7)) of the accumulator's lanes, the one fold512 and
+// hsum4 add along, with the shuffles shared by the accumulators: a pair of
+// VSHUFF64X2 per two accumulators (i, i+2) gathers their low and their
+// high 256 bits (the fold), VUNPCKLPD/VUNPCKHPD of accumulators i and i+1
+// add neighbouring lanes, and a last pair of VSHUFF64X2 adds the two halves
+// of each 256-bit sum: 14 shuffles and 7 adds where fold512 and hsum4 take
+// 20 and 14. Z24-Z29 scratch; x[0], x[1], x[4] and x[5] are overwritten.
+func sum8(x [8]VecPhysical) VecPhysical {
+	for _, i := range []int{0, 1, 4, 5} {
+		VSHUFF64X2(Imm(0x44), x[i+2], x[i], Z24)
+		VSHUFF64X2(Imm(0xee), x[i+2], x[i], x[i])
+		VADDPD(Z24, x[i], x[i])
+	}
+	for h, i := range []int{0, 4} {
+		VUNPCKLPD(x[i+1], x[i], Z24)
+		VUNPCKHPD(x[i+1], x[i], Z25)
+		VADDPD(Z25, Z24, zmm[26+h])
+	}
+	VSHUFF64X2(Imm(0x88), Z27, Z26, Z28)
+	VSHUFF64X2(Imm(0xdd), Z27, Z26, Z29)
+	VADDPD(Z29, Z28, Z28)
+	return Z28
+}
+
 // hsum4 reduces the four ymm accumulators y[0] … y[3] (registers below
 // Y16), a, b, c, d, to their four horizontal sums [Σa, Σb, Σc, Σd] and
 // stores them at m. All four registers are destroyed. After the two

@@ -398,31 +398,9 @@ func dotRows8AVX512(nb int) {
 }
 
 // reduce8Add adds the horizontal sums of the 8 zmm accumulators x to the 8
-// float64 at m: m[i] += Σ x[i]. Each sum is the tree ((x0+x4) + (x1+x5)) +
-// ((x2+x6) + (x3+x7)) of the accumulator's lanes, the one fold512 and
-// hsum4Add add along, with the shuffles shared by the accumulators: a pair
-// of VSHUFF64X2 per two accumulators (i, i+2) gathers their low and their
-// high 256 bits (the fold), VUNPCKLPD/VUNPCKHPD of accumulators i and i+1
-// add neighbouring lanes, and a last pair of VSHUFF64X2 adds the two halves
-// of each 256-bit sum, leaving the 8 sums in order. 14 shuffles and 7 adds
-// where fold512 and hsum4 take 20 and 14. Z24-Z29 scratch; x[0], x[1],
-// x[4] and x[5] are overwritten.
+// float64 at m: m[i] += Σ x[i], the sums by sum8.
 func reduce8Add(x [8]VecPhysical, m Mem) {
-	for _, i := range []int{0, 1, 4, 5} {
-		Comment(fmt.Sprintf("the fold of accumulators %d and %d", i, i+2))
-		VSHUFF64X2(Imm(0x44), x[i+2], x[i], Z24)
-		VSHUFF64X2(Imm(0xee), x[i+2], x[i], x[i])
-		VADDPD(Z24, x[i], x[i])
-	}
-	Comment("neighbouring lanes: [0 1 | 0 1 | 2 3 | 2 3] in Z26, the same for 4-7 in Z27")
-	for h, i := range []int{0, 4} {
-		VUNPCKLPD(x[i+1], x[i], Z24)
-		VUNPCKHPD(x[i+1], x[i], Z25)
-		VADDPD(Z25, Z24, zmm[26+h])
-	}
-	VSHUFF64X2(Imm(0x88), Z27, Z26, Z28)
-	VSHUFF64X2(Imm(0xdd), Z27, Z26, Z29)
-	VADDPD(Z29, Z28, Z28)
-	VADDPD(m, Z28, Z28)
-	VMOVUPD(Z28, m)
+	s := sum8(x)
+	VADDPD(m, s, s)
+	VMOVUPD(s, m)
 }

@@ -137,37 +137,18 @@ func tileRows(v int) {
 
 // reducePair sums each accumulator of vectors j and j2 of a whole-row tile
 // and stores the sums, y[j*n + r] for the 4 rows r (and likewise for j2,
-// unless j2 = j). Each sum is the tree ((x0+x4) + (x1+x5)) + ((x2+x6) +
-// (x3+x7)) of the accumulator's lanes x, the one fold512 and hsum4 add
-// along, with the shuffles shared by two vectors: per row r, one pair of
-// VSHUFF64X2 gathers the low and the high 256 bits of both accumulators
-// (the fold), VUNPCKLPD/VUNPCKHPD of two rows add neighbouring lanes, and a
-// last pair of VSHUFF64X2 adds the two halves of each 256-bit sum. The
-// eight sums come out as [j: rows 0, 1 | j2: 0, 1 | j: 2, 3 | j2: 2, 3]
-// and are stored 128 bits at a time (VEXTRACTF32X4: AVX-512 F alone).
-// Z24-Z29 scratch; the accumulators of vector j are overwritten. A vector
-// alone (j2 = j, the last one of an odd v) takes the shuffles of a pair.
+// unless j2 = j), by sum8 of the accumulators ordered so that the eight
+// sums come out as [j: rows 0, 1 | j2: 0, 1 | j: 2, 3 | j2: 2, 3], stored
+// 128 bits at a time (VEXTRACTF32X4: AVX-512 F alone). The accumulators of
+// vector j are overwritten. A vector alone (j2 = j, the last one of an odd
+// v) takes the shuffles of a pair.
 func reducePair(j, j2 int) {
-	for r := 0; r < 4; r++ {
-		a, b := acc(j, r), acc(j2, r)
-		VSHUFF64X2(Imm(0x44), b, a, Z24)
-		VSHUFF64X2(Imm(0xee), b, a, a)
-		VADDPD(Z24, a, a)
-	}
-	for i, pr := range [][2]int{{0, 1}, {2, 3}} {
-		f0, f1 := acc(j, pr[0]), acc(j, pr[1])
-		VUNPCKLPD(f1, f0, Z24)
-		VUNPCKHPD(f1, f0, Z25)
-		VADDPD(Z25, Z24, zmm[26+i])
-	}
-	VSHUFF64X2(Imm(0x88), Z27, Z26, Z28)
-	VSHUFF64X2(Imm(0xdd), Z27, Z26, Z29)
-	VADDPD(Z29, Z28, Z28)
-	VEXTRACTF32X4(Imm(0), Z28, rowA(j, 0, rtOut))
-	VEXTRACTF32X4(Imm(2), Z28, rowA(j, 16, rtOut))
+	s := sum8([8]VecPhysical{acc(j, 0), acc(j, 1), acc(j2, 0), acc(j2, 1), acc(j, 2), acc(j, 3), acc(j2, 2), acc(j2, 3)})
+	VEXTRACTF32X4(Imm(0), s, rowA(j, 0, rtOut))
+	VEXTRACTF32X4(Imm(2), s, rowA(j, 16, rtOut))
 	if j2 != j {
-		VEXTRACTF32X4(Imm(1), Z28, rowA(j2, 0, rtOut))
-		VEXTRACTF32X4(Imm(3), Z28, rowA(j2, 16, rtOut))
+		VEXTRACTF32X4(Imm(1), s, rowA(j2, 0, rtOut))
+		VEXTRACTF32X4(Imm(3), s, rowA(j2, 16, rtOut))
 	}
 }
 
