@@ -24,17 +24,26 @@ func L2Bytes() int { return l2Bytes }
 // follows it.
 func L3Bytes() int { return l3Bytes }
 
-// StreamBytes returns the size from which DotRows and CombineRows treat
-// their operands (the stored vectors and the population together) as
-// streaming from memory: they then ask for the next block's rows ahead of
-// time and CombineRows writes x with non-temporal stores, on the paths
-// that do, and CombineRows sizes its blocks for two panels
-// (CombineRowsBlock). It is an eighth of the L3 where the CPU reports one
-// (the share of one of the eight cores that share an L3 on the AMD CPUs
-// measured: 4 MiB of 32 MiB), at most 16 MiB (what an L3 of 128 MiB or
-// more gives, and the size where the CPU reports none) and at least L2.
-// None of it changes a bit of the results.
+// StreamBytes returns the size from which DotRows treats its operands (the
+// stored vectors and the population together) as streaming from memory:
+// it then asks for the next block's rows ahead of time, on the paths that
+// do. It is an eighth of the L3 where the CPU reports one (the share of
+// one of the eight cores that share an L3 on the AMD CPUs measured: 4 MiB
+// of 32 MiB), at most 16 MiB (what an L3 of 128 MiB or more gives, and the
+// size where the CPU reports none) and at least L2. It changes no bit of
+// the results.
 func StreamBytes() int { return 8 * streamMin }
+
+// CombineStreamBytes returns the size from which CombineRows treats its
+// operands (the stored vectors and the population together) as streaming
+// from memory: it then walks the next block's panel ahead of time, writes
+// x with non-temporal stores, on the paths that do, and sizes its blocks
+// for two panels (CombineRowsBlock). Where the CPU reports an L3 it is the
+// larger of 4 MiB and twice the L2, at most StreamBytes; where it reports
+// none, StreamBytes. It is smaller than StreamBytes on CPUs with a large
+// L3, where CombineRows measured faster streaming from 4 MiB and DotRows
+// slower (docs/large-scale.md, Speed). It changes no bit of the results.
+func CombineStreamBytes() int { return 8 * combineStreamMin }
 
 // streamMinFor is the fewest elements that stream for an L2 of l2 bytes
 // and an L3 of l3 bytes (0: unknown).
@@ -47,6 +56,24 @@ func streamMinFor(l2, l3 int) int {
 
 // streamMin is streamMinFor for this CPU, in elements.
 var streamMin = prefetchMin
+
+// combineStreamMinFor is the fewest elements from which CombineRows
+// streams for an L2 of l2 bytes and an L3 of l3 bytes (0: unknown).
+func combineStreamMinFor(l2, l3 int) int {
+	sm := streamMinFor(l2, l3)
+	if l3 <= 0 {
+		return sm
+	}
+	return min(sm, max(combineStreamFloor, l2/4))
+}
+
+// combineStreamFloor (4 MiB of elements) is the least combineStreamMin
+// where the L2 is smaller than 2 MiB: the size from which streaming
+// measured faster on the AMD CPUs, whose L3 gives StreamBytes the same.
+const combineStreamFloor = 1 << 19
+
+// combineStreamMin is combineStreamMinFor for this CPU, in elements.
+var combineStreamMin = prefetchMin
 
 // cacheBytes is the size of a cache from the EBX and ECX of CPUID's
 // deterministic cache parameters (leaf 4, or 0x8000001D on AMD): ways ×

@@ -41,3 +41,29 @@ func TestStreamMin(t *testing.T) {
 		t.Errorf("StreamBytes() = %d, want %d (8 × streamMin)", got, want)
 	}
 }
+
+// TestCombineStreamMin checks the size from which CombineRows streams
+// against values worked out by hand: StreamBytes where the L3 is unknown,
+// else the larger of 4 MiB (2^19 elements) and twice the L2, at most
+// StreamBytes.
+func TestCombineStreamMin(t *testing.T) {
+	for _, tc := range []struct{ l2, l3, want int }{
+		{1 << 20, 0, 1 << 21},         // no L3 reported: 16 MiB, as DotRows
+		{1 << 20, 32 << 20, 1 << 19},  // the AMD CPUs: 4 MiB, as DotRows
+		{2 << 20, 105 << 20, 1 << 19}, // a 105 MiB L3 (DotRows: 13.1 MiB): 4 MiB
+		{2 << 20, 260 << 20, 1 << 19}, // a 260 MiB L3 (DotRows: 16 MiB): 4 MiB
+		{4 << 20, 260 << 20, 1 << 20}, // an L2 of 4 MiB: 8 MiB
+		{1 << 20, 16 << 20, 1 << 18},  // a 16 MiB L3: DotRows' 2 MiB
+		{8 << 20, 64 << 20, 1 << 20},  // an L2 of 8 MiB: DotRows' 8 MiB (the L2 is its floor)
+	} {
+		if got := combineStreamMinFor(tc.l2, tc.l3); got != tc.want {
+			t.Errorf("L2 %d, L3 %d: %d elements, want %d", tc.l2, tc.l3, got, tc.want)
+		}
+	}
+	if got, want := CombineStreamBytes(), 8*combineStreamMin; got != want {
+		t.Errorf("CombineStreamBytes() = %d, want %d (8 × combineStreamMin)", got, want)
+	}
+	if CombineStreamBytes() > StreamBytes() {
+		t.Errorf("CombineStreamBytes() = %d, above StreamBytes() = %d", CombineStreamBytes(), StreamBytes())
+	}
+}

@@ -32,6 +32,7 @@ func init() {
 	}
 	l3Bytes = cpuidL3Bytes()
 	streamMin = streamMinFor(l2Bytes, l3Bytes)
+	combineStreamMin = combineStreamMinFor(l2Bytes, l3Bytes)
 }
 
 // cpuVendorIntel reports whether CPUID names the vendor GenuineIntel.

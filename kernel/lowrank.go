@@ -24,10 +24,10 @@ const dotRowsBlock = 256
 // It is the widest multiple of 128 columns, at most 1024, whose panel fits
 // in three quarters of L2Bytes, two panels where the call streams (the
 // stored vectors and the population, (kp+k)·n elements, at least
-// StreamBytes: it asks for the next block's panel ahead); at least 256
-// (narrower panels measured slower: the population's streams then break
-// every few hundred bytes). The result of CombineRows does not depend on it (each element
-// is one chain).
+// CombineStreamBytes: it asks for the next block's panel ahead); at least
+// 256 (narrower panels measured slower: the population's streams then
+// break every few hundred bytes). The result of CombineRows does not
+// depend on it (each element is one chain).
 func CombineRowsBlock(kp, k, n int) int {
 	return combineRowsBlockFor(kp, k, n, l2Bytes)
 }
@@ -49,12 +49,12 @@ func combineRowsBlockFor(kp, k, n, l2 int) int {
 }
 
 // combineStreams reports whether CombineRows over kp stored vectors and k
-// rows of n streams them from memory: together at least streamMin
-// elements (or more than an int counts). It then asks for the next
+// rows of n streams them from memory: together at least
+// combineStreamMin elements (or more than an int counts). It then asks for the next
 // block's panel of p and the population's rows ahead, and writes x with
 // non-temporal stores where x is aligned for them.
 func combineStreams(kp, k, n int) bool {
-	return mulOverflows(max(kp, 0)+max(k, 0), n) || (kp+k)*n >= streamMin
+	return mulOverflows(max(kp, 0)+max(k, 0), n) || (kp+k)*n >= combineStreamMin
 }
 
 // combineBlockMin and combineBlockMax bound CombineRowsBlock.

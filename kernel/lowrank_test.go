@@ -376,12 +376,12 @@ func TestCombineRowsStreaming(t *testing.T) {
 
 // TestCombineRowsBlock checks the blocks' widths against the L2 sizes by
 // hand: 3/4 of L2 over one panel of kp rows (two where the call streams,
-// (kp+k)·n ≥ streamMin: 2^21, then 2^19), in multiples of 128 columns
-// within [256, 1024].
+// (kp+k)·n ≥ combineStreamMin: 2^21, then 2^19), in multiples of 128
+// columns within [256, 1024].
 func TestCombineRowsBlock(t *testing.T) {
-	sm := streamMin
-	t.Cleanup(func() { streamMin = sm })
-	streamMin = prefetchMin
+	sm := combineStreamMin
+	t.Cleanup(func() { combineStreamMin = sm })
+	combineStreamMin = prefetchMin
 	for _, tc := range []struct{ kp, k, n, l2, want int }{
 		{77, 38, 100000, 1 << 20, 512},        // 786 432 / (2·77·8) = 638
 		{91, 45, 1000000, 1 << 20, 512},       // 786 432 / 1456 = 540
@@ -403,7 +403,7 @@ func TestCombineRowsBlock(t *testing.T) {
 	}
 	// Streaming from 4 MiB (an eighth of a 32 MiB L3): n = 10⁴ takes two
 	// panels, n = 10³ still one.
-	streamMin = 1 << 19
+	combineStreamMin = 1 << 19
 	for _, tc := range []struct{ kp, k, n, l2, want int }{
 		{63, 31, 10000, 1 << 20, 768},  // (63+31)·10⁴ ≥ 2^19: 786 432 / (2·63·8) = 780
 		{49, 24, 1000, 1 << 20, 1024},  // (49+24)·10³ < 2^19: one panel, 2006

@@ -72,15 +72,17 @@ func benchLMMA(w io.Writer, dims []int, reps int, peak float64) {
 	fmt.Fprintf(w, "%s.\n", streamNote())
 }
 
-// streamNote says from which size the low-rank kernels stream their
+// streamNote says from which sizes the low-rank kernels stream their
 // operands and why.
 func streamNote() string {
 	from := fmt.Sprintf("an eighth of the %d MiB L3 the CPU reports, at most 16 MiB, at least the L2", kernel.L3Bytes()>>20)
+	combineFrom := "the larger of 4 MiB and twice the L2, at most DotRows' size"
 	if kernel.L3Bytes() == 0 {
-		from = "the CPU reports no L3"
+		from, combineFrom = "the CPU reports no L3", "DotRows' size, the CPU reporting no L3"
 	}
-	return fmt.Sprintf("DotRows and CombineRows stream (the next block asked for ahead, non-temporal stores) where the stored pairs and the population exceed %.1f MiB (kernel.StreamBytes: %s)",
-		float64(kernel.StreamBytes())/(1<<20), from)
+	return fmt.Sprintf("DotRows streams (the next block asked for ahead) where the stored pairs and the population exceed %.1f MiB (kernel.StreamBytes: %s); "+
+		"CombineRows (the next block's panel walked ahead, non-temporal stores, two panels a block) where they exceed %.1f MiB (kernel.CombineStreamBytes: %s)",
+		float64(kernel.StreamBytes())/(1<<20), from, float64(kernel.CombineStreamBytes())/(1<<20), combineFrom)
 }
 
 // newLMMABench makes the optimizer benchLMMA times at n, with

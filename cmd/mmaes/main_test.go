@@ -243,7 +243,10 @@ func TestBenchRuns(t *testing.T) {
 		t.Errorf("no line of CombineRows' blocks %q:\n%s", want, lm)
 	}
 	if want := fmt.Sprintf("population exceed %.1f MiB (kernel.StreamBytes: ", float64(kernel.StreamBytes())/(1<<20)); !strings.Contains(lm, want) {
-		t.Errorf("no line of the streaming size %q:\n%s", want, lm)
+		t.Errorf("no line of DotRows' streaming size %q:\n%s", want, lm)
+	}
+	if want := fmt.Sprintf("where they exceed %.1f MiB (kernel.CombineStreamBytes: ", float64(kernel.CombineStreamBytes())/(1<<20)); !strings.Contains(lm, want) {
+		t.Errorf("no line of CombineRows' streaming size %q:\n%s", want, lm)
 	}
 	checkPNG(t, plotPath)
 }
