@@ -67,9 +67,11 @@ func combineStreamMinFor(l2, l3 int) int {
 	return min(sm, max(combineStreamFloor, l2/4))
 }
 
-// combineStreamFloor (4 MiB of elements) is the least combineStreamMin
-// where the L2 is smaller than 2 MiB: the size from which streaming
-// measured faster on the AMD CPUs, whose L3 gives StreamBytes the same.
+// combineStreamFloor (2^19 elements, 4 MiB) is the least combineStreamMin
+// that StreamBytes does not set: the size from which CombineRows measured
+// faster streaming on the AMD CPUs (their StreamBytes too) and on the
+// Intel Xeon with an L3 of 105 MiB, also with an objective that reads the
+// candidates; below it, streaming lost there with such an objective.
 const combineStreamFloor = 1 << 19
 
 // combineStreamMin is combineStreamMinFor for this CPU, in elements.

@@ -49,9 +49,9 @@ func combineRowsBlockFor(kp, k, n, l2 int) int {
 }
 
 // combineStreams reports whether CombineRows over kp stored vectors and k
-// rows of n streams them from memory: together at least
-// combineStreamMin elements (or more than an int counts). It then asks for the next
-// block's panel of p and the population's rows ahead, and writes x with
+// rows of n streams them from memory: together at least combineStreamMin
+// elements (or more than an int counts). It then asks for the next block's
+// panel of p and the population's rows ahead, and writes x with
 // non-temporal stores where x is aligned for them.
 func combineStreams(kp, k, n int) bool {
 	return mulOverflows(max(kp, 0)+max(k, 0), n) || (kp+k)*n >= combineStreamMin
