@@ -214,6 +214,9 @@ func TestBenchRuns(t *testing.T) {
 	if !strings.Contains(stdout, "| 8 | ") || !strings.Contains(stdout, "single-generation latency over 50 generations") {
 		t.Errorf("no latency table:\n%s", stdout)
 	}
+	if !strings.Contains(stdout, "timing an empty function the same way takes ") || !strings.Contains(stdout, " µs (median of 50).") {
+		t.Errorf("no clock cost under the latency table:\n%s", stdout)
+	}
 	// The LMMA row: a time against a positive roofline, and the heap
 	// within (2m + 2λ + 16)·n·8 bytes plus 1 MB.
 	_, lm, _ := strings.Cut(stdout, "LMMA (limited memory)")
