@@ -2,12 +2,12 @@ package mmaes
 
 import "math"
 
-// exp returns e^x to within one ulp with the same bits on every platform
-// and kernel path: it uses only math.FMA, roundings Go may not fuse, and
-// a table, where math.Exp is assembly on amd64 and arm64 whose results may
-// differ in the last bit between them. Its latency is about a third of
-// math.Exp's on amd64, which matters where σ's update waits for it at
-// small n. Outside |x| ≤ expFastMax (and for NaN and ±Inf) it returns
+// exp returns e^x to within one ulp, for |x| ≤ expFastMax with the same
+// bits on every platform and kernel path: it uses only math.FMA, roundings
+// Go may not fuse, and a table, where math.Exp is assembly on amd64 and
+// arm64 whose results may differ in the last bit. It has fewer dependent
+// steps than math.Exp's amd64 assembly, which matters where σ's update
+// waits for it at small n. Outside |x| ≤ expFastMax (and for NaN and ±Inf) it returns
 // math.Exp(x): results there are near overflow or subnormal.
 //
 // The method is Tang's: x = k·ln2/64 + r with |r| ≤ ln2/128 and k = 64·e + j,
@@ -15,7 +15,7 @@ import "math"
 // ln2/64 in two parts of which the first times k is exact, and e^r − 1 = p
 // by its Taylor polynomial of degree 6 (r^7/7! < 2^-60 relative). The sum
 // t_hi + (t_hi·p + t_lo) is rounded once at the end beside a term below
-// 1/90 of it, so the result is within ½ ulp and about a hundredth of e^x:
+// 1/180 of it, so the result is within ½ ulp and about a hundredth of e^x:
 // correctly rounded but where e^x lies that close to a midpoint between
 // two float64 values.
 func exp(x float64) float64 {
