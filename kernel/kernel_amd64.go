@@ -487,8 +487,11 @@ func tiling(n, k int) string {
 		kb := min(k, panelMaxLanes)
 		kp, rows, kc := panelShape(n, kb, panelPackLen(n))
 		regs, lanes := strconv.Itoa(kp/8)+" registers", kp
-		if panelHalf(kp, kb) {
+		switch panelLast(kp, kb) {
+		case panelLastHalf:
 			regs, lanes = regs+", the last 4 lanes wide", kp-4
+		case panelLastPair:
+			regs, lanes = regs+", the last 2 lanes a row, two rows a register", kp-6
 		}
 		return "AVX-512 column panels: tiles of " + strconv.Itoa(rows) + " rows × " + regs +
 			" (" + strconv.Itoa(lanes) + " lanes for " + strconv.Itoa(kb) + " vectors" + batches(k) + "), " +

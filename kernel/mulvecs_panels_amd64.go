@@ -158,14 +158,35 @@ func mulVecsPanelBatchWide(y, a []float64, n int, x []float64, k, r0, r1 int, up
 	return mulVecsPanelPass(pack[:], acopy[:], y, a, n, x, k, r0, r1, update, alpha, beta, p, v)
 }
 
-// panelHalf reports whether the panels' tiles for k vectors in kp lanes
-// make their last register 4 lanes wide: a single block (3 registers in
-// the 8-row tiles, 4 in the 6-row ones) whose last register holds at most
-// 4 vectors. Its loads and FMAs then cost half a 512-bit one on CPUs that
-// split those in two, and the same on the others.
-func panelHalf(kp, k int) bool {
+// The last register of a single-block tile (3 registers in the 8-row
+// tiles, 4 in the 6-row ones), the panels' half argument: panelLastFull (8
+// lanes), panelLastHalf (4 lanes wide, for k mod 8 from 1 to 4: its loads
+// and FMAs then cost half a 512-bit one on CPUs that split those in two,
+// and the same on the others) or panelLastPair (k mod 8 = 1 or 2: the two
+// vectors of two rows in one 4-lane register, half as many 4-lane FMAs as
+// panelLastHalf, one blend per pair of rows). Every form computes each
+// output with the same chain of FMAs, so the choice changes no bit.
+const (
+	panelLastFull = iota
+	panelLastHalf
+	panelLastPair
+)
+
+// panelPairs lets panelLast choose panelLastPair; tests turn it off to
+// compare the forms.
+var panelPairs = true
+
+// panelLast returns the form of the last register of the panels' tiles
+// for k vectors in kp lanes.
+func panelLast(kp, k int) int {
 	z := kp / 8
-	return (z == 3 || z == 4) && k%8 != 0 && k%8 <= 4
+	switch {
+	case (z != 3 && z != 4) || k%8 == 0 || k%8 > 4:
+		return panelLastFull
+	case k%8 <= 2 && panelPairs:
+		return panelLastPair
+	}
+	return panelLastHalf
 }
 
 // mulVecsPanelPass is mulVecsPanelBatch with the packed panel in pack and
@@ -177,12 +198,9 @@ func mulVecsPanelPass(pack, acopy, y, a []float64, n int, x []float64, k, r0, r1
 	z := kp / 8
 	g3, g2, g1 := panelBlocks(z)
 	tiles := n / tileRows
-	upd, half := 0, 0
+	upd, half := 0, panelLast(kp, k)
 	if update {
 		upd = 1
-	}
-	if panelHalf(kp, k) {
-		half = 1
 	}
 	// A tile of a single block of 3 or 4 registers copies the next tile's
 	// block over its own copy (onebuf); the other blocks would read the
@@ -296,8 +314,9 @@ func packPanelAVX512(xt, x []float64, n, kc, kp, k int)
 // it first applies, per tile, a[(8t+r)*n+c] = fma(β·p[8t+r], v[c],
 // α·a[(8t+r)*n+c]) for c < kc (len(p) ≥ 8·tiles, len(v) ≥ kc), and reads
 // each tile's updated block from a copy in ap (len(ap) ≥ panelACopy, kc ≤
-// panelACols); p, v and ap are unused otherwise. half ≠ 0 (one block, g3 =
-// 1, with k mod 8 = 1–4) runs the block's last register 4 lanes wide.
+// panelACols); p, v and ap are unused otherwise. half (one block, g3 = 1)
+// is the form of the block's last register: panelLastFull, panelLastHalf
+// (k mod 8 = 1–4) or panelLastPair (k mod 8 = 1 or 2).
 // onebuf ≠ 0 (with the update, one block of 3 registers, kc ≥ 8) keeps one
 // copy instead of two: the next tile's block is copied over the lines of
 // the current one's that the column steps have read.

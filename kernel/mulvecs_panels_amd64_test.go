@@ -4,6 +4,7 @@ package kernel
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
@@ -49,5 +50,80 @@ func TestPanelCopyStride(t *testing.T) {
 	}
 	if strings.Contains(text, fmt.Sprintf("%d(R11)", 8*row)) {
 		t.Errorf("a copy's row read %d bytes on: more than 8 rows of %d", 8*row, row)
+	}
+}
+
+// TestPanelPairSameBits checks the panels' paired last register
+// (panelLastPair, k mod 8 = 1 or 2 in a single block) against the 4-lane
+// one (panelLastHalf) bit for bit: y and the updated A of MulVecs and
+// UpdateMulVecs, with α = 1 and α ≠ 1, with scratch space and without (two
+// copies of A's blocks, or one), over the whole matrix and over ranges of
+// rows as the threads split it, on unaligned inputs with special values.
+// n covers every row remainder of the 8- and 6-row tiles and a column
+// tail; k the vectors 17 and 18 (8-row tiles of 3 registers) and 25 and 26
+// (6-row tiles of 4).
+func TestPanelPairSameBits(t *testing.T) {
+	if !startAVX512 {
+		t.Skip("no AVX-512")
+	}
+	defer func(on bool) { panelPairs = on }(panelPairs)
+	r := rand.New(rand.NewPCG(12, 13))
+	ns := []int{256, 259, 262, 263, 300, 517}
+	if !testing.Short() {
+		ns = append(ns, 1031, 1543)
+	}
+	for _, n := range ns {
+		for _, k := range []int{17, 18, 25, 26} {
+			for i, kind := range []int{kindUniform, kindHuge} {
+				special := i == 1
+				var a, x, p, v []float64
+				if special {
+					a, x = genSpecialVec(r, n*n, kind, 0.01), genSpecialVec(r, k*n, kind, 0.01)
+					p, v = genSpecialVec(r, n, kind, 0.05), genSpecialVec(r, n, kind, 0.05)
+				} else {
+					a, x, p, v = genVec(r, n*n, kind), genVec(r, k*n, kind), genVec(r, n, kind), genVec(r, n, kind)
+				}
+				off := r.IntN(8)
+				for _, alpha := range []float64{1, 0.999} {
+					beta := 0.01 * r.NormFloat64()
+					run := func(pairs bool, update, work bool, r0, r1 int) (y, ai []float64) {
+						panelPairs = pairs
+						ai = placed(off, a)
+						y = placed((off+3)%8, make([]float64, k*n))
+						var w []float64
+						if work {
+							w = make([]float64, WorkLen(n, k))
+						}
+						switch {
+						case update && r1 > 0:
+							UpdateMulVecsRowsWork(y, ai, n, alpha, beta, p, v, placed((off+1)%8, x), k, r0, r1, w)
+						case update:
+							UpdateMulVecsWork(y, ai, n, alpha, beta, p, v, placed((off+1)%8, x), k, w)
+						case r1 > 0:
+							MulVecsRowsWork(y, ai, n, placed((off+1)%8, x), k, r0, r1, w)
+						default:
+							MulVecsWork(y, ai, n, placed((off+1)%8, x), k, w)
+						}
+						return y, ai
+					}
+					for _, update := range []bool{false, true} {
+						for _, work := range []bool{false, true} {
+							m := n / 2 / RowAlign * RowAlign
+							for _, rows := range [][2]int{{0, 0}, {0, m}, {m, n}} {
+								desc := fmt.Sprintf("n=%d k=%d special=%v α=%v update=%v work=%v rows=%v", n, k, special, alpha, update, work, rows)
+								y1, a1 := run(false, update, work, rows[0], rows[1])
+								y2, a2 := run(true, update, work, rows[0], rows[1])
+								if j := sameBits(y1, y2); j >= 0 {
+									t.Fatalf("%s: y[%d] (vector %d, row %d) = %v paired, %v 4 lanes wide", desc, j, j/n, j%n, y2[j], y1[j])
+								}
+								if j := sameBits(a1, a2); j >= 0 {
+									t.Fatalf("%s: a[%d] = %v paired, %v 4 lanes wide", desc, j, a2[j], a1[j])
+								}
+							}
+						}
+					}
+				}
+			}
+		}
 	}
 }

@@ -68,6 +68,45 @@ var (
 	tile6 = tileKind{name: "panel6AVX512", op: "p6", rows: 6, blocks: []int{4}}
 )
 
+// lastReg is how a tile of a single block holds its last register's
+// vectors: 8 lanes (lastFull), 4 (lastHalf: k mod 8 from 1 to 4), or, for
+// one or two vectors (k mod 8 = 1 or 2), two rows' in one 4-lane register
+// (lastPair): lanes (a_r, a_r, a_r+1, a_r+1) times (x_j, x_j+1, x_j, x_j+1),
+// half as many 4-lane FMAs as lastHalf, a blend per pair of rows. Each lane
+// is the same chain of FMAs over the columns in every form, so the sums are
+// the same bits. The panels' half argument: 0, 1 or 2.
+type lastReg int
+
+const (
+	lastFull lastReg = iota
+	lastHalf
+	lastPair
+)
+
+// acc is the accumulator of row r and register b of a block of J registers:
+// J·r+b; with lastPair the J−1 full registers of row r are (J−1)·r+b and
+// the pair of rows r, r+1 (r even) the rows·(J−1)+r/2-th.
+func (t tileKind) acc(J int, last lastReg, r, b int) VecPhysical {
+	if last != lastPair {
+		return zmm[J*r+b]
+	}
+	if b < J-1 {
+		return zmm[(J-1)*r+b]
+	}
+	return zmm[t.rows*(J-1)+r/2]
+}
+
+// pairRegs are the registers lastPair adds: the odd rows' broadcast (the
+// even rows keep step's) and the blend of the two, the first two past the
+// pair accumulators.
+func (t tileKind) pairRegs(J int) (odd, blend VecPhysical) {
+	i := t.rows*(J-1) + t.rows/2
+	if t.rows == 8 {
+		return Z28, zmm[i] // the 8-row tiles broadcast odd rows into Z28 anyway
+	}
+	return zmm[i], zmm[i+1]
+}
+
 // rowCopy addresses row r of a copied block at column offset d from base.
 func rowCopy(r, d int, base Register) Mem { return Mem{Base: base, Disp: d + r*aps} }
 
@@ -101,25 +140,37 @@ func (t tileKind) ahead() {
 
 // step writes one column step at column offset d from R11 for a block of J
 // registers: J loads of the packed row into Z24…, then per row a broadcast
-// and J FMAs into accumulators Z(J·r)…Z(J·r+J−1). The rows are read from the
-// copy (copied) or from A. The broadcasts alternate between Z27 and Z28
-// (J = 4: Z28 alone; renaming keeps them independent), leaving Z29-Z31 to the
-// copying loops. With half the last register is 4 lanes wide (Y): when it
-// holds at most 4 vectors its loads and FMAs cost half a 512-bit one on
+// and J FMAs into the accumulators (acc). The rows are read from the copy
+// (copied) or from A. The broadcasts alternate between Z27 and Z28 (J = 4:
+// Z28 alone; renaming keeps them independent), leaving Z29-Z31 to the
+// copying loops. With lastHalf the last register is 4 lanes wide (Y): when
+// it holds at most 4 vectors its loads and FMAs cost half a 512-bit one on
 // CPUs that split those in two; writing Y zeroes the accumulator's upper
-// lanes, which the sums then add nowhere.
-func (t tileKind) step(J int, half, copied bool, d int) {
+// lanes, which the sums then add nowhere. With lastPair the last
+// register's two vectors are loaded into both halves of a Y register, the
+// odd rows broadcast into pairRegs' register and blended (VBLENDMPD under
+// K3: VBLENDPD cannot name Y16-Y31) with the row above, and one 4-lane FMA
+// serves both rows.
+func (t tileKind) step(J int, last lastReg, copied bool, d int) {
 	for b := 0; b < J; b++ {
-		if half && b == J-1 {
+		switch {
+		case last == lastHalf && b == J-1:
 			VMOVUPD(Mem{Base: R12, Disp: 64 * b}, zmm[24+b].AsY())
-			continue
+		case last == lastPair && b == J-1:
+			VBROADCASTF32X4(Mem{Base: R12, Disp: 64 * b}, zmm[24+b].AsY())
+		default:
+			VMOVUPD(Mem{Base: R12, Disp: 64 * b}, zmm[24+b])
 		}
-		VMOVUPD(Mem{Base: R12, Disp: 64 * b}, zmm[24+b])
 	}
+	odd, blend := t.pairRegs(J)
+	var even VecPhysical
 	for r := 0; r < t.rows; r++ {
 		zb := Z27
 		if J == 4 || r%2 == 1 {
 			zb = Z28
+		}
+		if last == lastPair && r%2 == 1 {
+			zb = odd
 		}
 		addr := rowA(r, d, R11)
 		if copied {
@@ -127,11 +178,19 @@ func (t tileKind) step(J int, half, copied bool, d int) {
 		}
 		VBROADCASTSD(addr, zb)
 		for b := 0; b < J; b++ {
-			if half && b == J-1 {
-				VFMADD231PD(zmm[24+b].AsY(), zb.AsY(), zmm[J*r+b].AsY())
-				continue
+			switch {
+			case last == lastHalf && b == J-1:
+				VFMADD231PD(zmm[24+b].AsY(), zb.AsY(), t.acc(J, last, r, b).AsY())
+			case last == lastPair && b == J-1:
+				if r%2 == 0 {
+					even = zb
+					continue
+				}
+				VBLENDMPD(zb.AsY(), even.AsY(), K3, blend.AsY())
+				VFMADD231PD(zmm[24+b].AsY(), blend.AsY(), t.acc(J, last, r, b).AsY())
+			default:
+				VFMADD231PD(zmm[24+b], zb, t.acc(J, last, r, b))
 			}
-			VFMADD231PD(zmm[24+b], zb, zmm[J*r+b])
 		}
 	}
 	ADDQ(RAX, R12)
@@ -209,7 +268,7 @@ func (t tileKind) bp(f *frame) {
 // prefetching the next tile's line of each row once per 8 columns (MulVecs
 // without the update, where copying cost more than the sets the rows
 // share).
-func (t tileKind) columns(f *frame, J int, half, copied bool, l func(string) string) {
+func (t tileKind) columns(f *frame, J int, last lastReg, copied bool, l func(string) string) {
 	if copied {
 		MOVQ(f.at(p8cur), R11)
 	} else {
@@ -225,13 +284,13 @@ func (t tileKind) columns(f *frame, J int, half, copied bool, l func(string) str
 	if !copied {
 		t.prefetchRows(func(m Op) { PREFETCHT0(m) }, 0, RDI)
 	}
-	steps8(func(d int) { t.step(J, half, copied, d) })
+	steps8(func(d int) { t.step(J, last, copied, d) })
 	ADDQ(U32(64), R11)
 	ADDQ(U32(64), RDI)
 	DECQ(RCX)
 	JNZ(LabelRef(l("loop")))
 	Label(l("rest"))
-	restColumns(f.at(p8kcrest), RCX, R11, l("done"), l("restloop"), func() { t.step(J, half, copied, 0) })
+	restColumns(f.at(p8kcrest), RCX, R11, l("done"), l("restloop"), func() { t.step(J, last, copied, 0) })
 	Label(l("done"))
 }
 
@@ -290,13 +349,13 @@ func (t tileKind) copySetup(f *frame, onebuf bool) {
 // of one cache line of one row of the next tile's block (none after the
 // steps past its rows), and the pointers moved on 8 columns while R11 is
 // below endp.
-func (t tileKind) copyLoop(f *frame, J int, half bool, upd rowUpdate, loop string) {
+func (t tileKind) copyLoop(f *frame, J int, last lastReg, upd rowUpdate, loop string) {
 	Label(loop)
 	t.prefetchRows(func(m Op) { PREFETCHT1(m) }, 0, RDX)
 	t.prefetchRows(func(m Op) { PREFETCHT0(m) }, 64, RDI)
 	line()
 	for r := 0; r < 8; r++ {
-		t.step(J, half, true, 8*r)
+		t.step(J, last, true, 8*r)
 		if r < t.rows {
 			updOne(f, upd, r)
 		}
@@ -312,11 +371,11 @@ func (t tileKind) copyLoop(f *frame, J int, half bool, upd rowUpdate, loop strin
 // tile: after each column step it updates and copies one cache line of one
 // row of the next tile's block (copyLoop). The kc mod 8 last columns of the
 // next tile are done before this tile's rest steps.
-func (t tileKind) columnsCopy(f *frame, J int, half bool, upd rowUpdate, l func(string) string) {
+func (t tileKind) columnsCopy(f *frame, J int, last lastReg, upd rowUpdate, l func(string) string) {
 	t.copySetup(f, false)
 	CMPQ(R11, f.at(p8endp))
 	JAE(LabelRef(l("rest")))
-	t.copyLoop(f, J, half, upd, l("loop"))
+	t.copyLoop(f, J, last, upd, l("loop"))
 	Label(l("rest"))
 	MOVQ(f.at(p8kcrest), RDX)
 	TESTQ(RDX, RDX)
@@ -325,7 +384,7 @@ func (t tileKind) columnsCopy(f *frame, J int, half bool, upd rowUpdate, l func(
 	t.copyRows(f, updRowTail)
 	MOVQ(RDX, RCX)
 	Label(l("restloop"))
-	t.step(J, half, true, 0)
+	t.step(J, last, true, 0)
 	ADDQ(U32(8), R11)
 	DECQ(RCX)
 	JNZ(LabelRef(l("restloop")))
@@ -341,19 +400,19 @@ func (t tileKind) columnsCopy(f *frame, J int, half bool, upd rowUpdate, l func(
 // (the next tile's first line of each row asked for in L1); after the last,
 // this tile's kc mod 8 rest steps run first, then the next tile's last
 // group and its kc mod 8 columns are updated and copied outside the loop.
-func (t tileKind) columnsCopy1(f *frame, J int, half bool, upd rowUpdate, l func(string) string) {
+func (t tileKind) columnsCopy1(f *frame, J int, last lastReg, upd rowUpdate, l func(string) string) {
 	t.copySetup(f, true)
 	t.prefetchRows(func(m Op) { PREFETCHT1(m) }, 0, RDX)
 	t.prefetchRows(func(m Op) { PREFETCHT0(m) }, 0, RDI)
-	steps8(func(d int) { t.step(J, half, true, d) })
+	steps8(func(d int) { t.step(J, last, true, d) })
 	ADDQ(U32(64), R11)
 	ADDQ(U32(64), RDX)
 	CMPQ(R11, f.at(p8endp))
 	JAE(LabelRef(l("last")))
-	t.copyLoop(f, J, half, upd, l("loop"))
+	t.copyLoop(f, J, last, upd, l("loop"))
 	Label(l("last"))
 	MOVQ(RCX, f.at(p8cxsave))
-	restColumns(f.at(p8kcrest), RCX, R11, l("upd"), l("restloop"), func() { t.step(J, half, true, 0) })
+	restColumns(f.at(p8kcrest), RCX, R11, l("upd"), l("restloop"), func() { t.step(J, last, true, 0) })
 	Label(l("upd"))
 	MOVQ(f.at(p8cxsave), RCX)
 	line()
@@ -389,7 +448,7 @@ func eitherAlpha(f *frame, pfx, sums string, cols func(upd rowUpdate, l func(str
 // caller asks for onebuf, with one (pfx+"o", pfx+"o1"); then the sums at
 // sums (jumped to unless fall is set: they follow). The first block of
 // each tile kind is the one that can be a tile's only one.
-func (t tileKind) blockVariant(f *frame, J int, half bool, pfx, sums string, fall bool) {
+func (t tileKind) blockVariant(f *frame, J int, last lastReg, pfx, sums string, fall bool) {
 	single := J == t.blocks[0]
 	CMPQ(arg(Param("update")), Imm(0))
 	JEQ(LabelRef(pfx + "_a"))
@@ -401,19 +460,19 @@ func (t tileKind) blockVariant(f *frame, J int, half bool, pfx, sums string, fal
 		JNE(LabelRef(pfx + "o"))
 	}
 	eitherAlpha(f, pfx+"u", sums, func(upd rowUpdate, l func(string) string) {
-		t.columnsCopy(f, J, half, upd, l)
+		t.columnsCopy(f, J, last, upd, l)
 	})
 	if single {
 		Label(pfx + "o")
 		eitherAlpha(f, pfx+"o", sums, func(upd rowUpdate, l func(string) string) {
-			t.columnsCopy1(f, J, half, upd, l)
+			t.columnsCopy1(f, J, last, upd, l)
 		})
 	}
 	Label(pfx + "_p")
-	t.columns(f, J, half, true, func(s string) string { return pfx + "p_" + s })
+	t.columns(f, J, last, true, func(s string) string { return pfx + "p_" + s })
 	JMP(LabelRef(sums))
 	Label(pfx + "_a")
-	t.columns(f, J, half, false, func(s string) string { return pfx + "a_" + s })
+	t.columns(f, J, last, false, func(s string) string { return pfx + "a_" + s })
 	if !fall {
 		JMP(LabelRef(sums))
 	}
@@ -427,32 +486,85 @@ func (t tileKind) blockVariant(f *frame, J int, half bool, pfx, sums string, fal
 func (t tileKind) sums(f *frame, J int) {
 	ADDQ(U32(64*J), f.at(p8xtb))
 	for g := 0; g < J; g++ {
-		done := fmt.Sprintf("%s_s%d_g%d", t.op, J, g)
-		groupCount(f.at(p8kleft), 8, done)
-		r := make([]VecPhysical, t.rows)
-		for i := range r {
-			r[i] = zmm[J*i+g]
-		}
-		if t.rows == 8 {
-			transpose8(r)
-		} else {
-			transpose6(r)
-		}
-		for c := 0; c < 8; c++ {
-			z := zmm[24+c]
-			if t.rows == 8 {
-				VADDPD(Mem{Base: RDX}, z, z)
-				VMOVUPD(z, Mem{Base: RDX})
-			} else {
-				VADDPD(Mem{Base: RDX}, z, K2, z)
-				VMOVUPD(z, K2, Mem{Base: RDX})
-			}
-			ADDQ(R8, RDX)
-			DECQ(RCX)
-			JZ(LabelRef(done))
-		}
-		Label(done)
+		t.sumsGroup(f, J, lastFull, g)
 	}
+}
+
+// sumsGroup adds group g of a block of J registers to y: its vectors left
+// (at most 8) taken off kleft, the rows' sums transposed in registers and
+// added to y one vector at a time.
+func (t tileKind) sumsGroup(f *frame, J int, last lastReg, g int) {
+	done := fmt.Sprintf("%s_s%d_g%d", t.op, J, g)
+	if last == lastPair {
+		done = fmt.Sprintf("%s_s%dq_g%d", t.op, J, g)
+	}
+	groupCount(f.at(p8kleft), 8, done)
+	r := make([]VecPhysical, t.rows)
+	for i := range r {
+		r[i] = t.acc(J, last, i, g)
+	}
+	if t.rows == 8 {
+		transpose8(r)
+	} else {
+		transpose6(r)
+	}
+	for c := 0; c < 8; c++ {
+		t.addColumn(zmm[24+c])
+		DECQ(RCX)
+		JZ(LabelRef(done))
+	}
+	Label(done)
+}
+
+// addColumn adds z, one vector's sums over the tile's rows, to y at DX (6
+// lanes under K2 in the 6-row tiles) and moves DX to the next vector.
+func (t tileKind) addColumn(z VecPhysical) {
+	if t.rows == 8 {
+		VADDPD(Mem{Base: RDX}, z, z)
+		VMOVUPD(z, Mem{Base: RDX})
+	} else {
+		VADDPD(Mem{Base: RDX}, z, K2, z)
+		VMOVUPD(z, K2, Mem{Base: RDX})
+	}
+	ADDQ(R8, RDX)
+}
+
+// sumsPair is sums for a block of J registers with lastPair: the J−1 full
+// groups as sums adds them, then the pair group's one or two vectors, each
+// gathered from the pair accumulators into one register of the tile's rows
+// (rows r and r+1 of vector j are lanes 0 and 2 of pair r/2, of vector j+1
+// lanes 1 and 3) and added to y as sums adds a group's.
+func (t tileKind) sumsPair(f *frame, J int) {
+	ADDQ(U32(64*J), f.at(p8xtb))
+	for g := 0; g < J-1; g++ {
+		t.sumsGroup(f, J, lastPair, g)
+	}
+	done := fmt.Sprintf("%s_s%dq_pair", t.op, J)
+	groupCount(f.at(p8kleft), 8, done)
+	pr := func(q int) Register { return t.acc(J, lastPair, 2*q, J-1).AsY() }
+	Comment("rows 0-3: (x0, x2, x1, x3) from the unpacks, in order by VPERMPD")
+	VUNPCKLPD(pr(1), pr(0), Y24)
+	VUNPCKHPD(pr(1), pr(0), Y25)
+	VPERMPD(Imm(0xd8), Y24, Y24)
+	VPERMPD(Imm(0xd8), Y25, Y25)
+	if t.rows == 8 {
+		VUNPCKLPD(pr(3), pr(2), Y26)
+		VUNPCKHPD(pr(3), pr(2), Y27)
+		VPERMPD(Imm(0xd8), Y26, Y26)
+		VPERMPD(Imm(0xd8), Y27, Y27)
+	} else {
+		Comment("rows 4-5: lanes 0 and 2, 1 and 3 of the last pair")
+		VPERMPD(Imm(0x08), pr(2), Y26)
+		VPERMPD(Imm(0x0d), pr(2), Y27)
+	}
+	VINSERTF64X4(Imm(1), Y26, Z24, Z24)
+	VINSERTF64X4(Imm(1), Y27, Z25, Z25)
+	for c := 0; c < 2; c++ {
+		t.addColumn(zmm[24+c])
+		DECQ(RCX)
+		JZ(LabelRef(done))
+	}
+	Label(done)
 }
 
 // panelAVX512 writes panel8AVX512 or panel6AVX512.
@@ -513,6 +625,9 @@ func panelAVX512(t tileKind) {
 	// The panels check the stack (no NOSPLIT): their frame is larger than
 	// the assembler lets a NOSPLIT function take.
 	f := newFrame(p8frame)
+	Comment("K3 = lanes 2 and 3: the odd row's half of a pair (lastPair)")
+	MOVQ(U32(0x0c), RAX)
+	KMOVW(EAX, K3)
 	if t.rows == 6 {
 		Comment("K2 = the 6 rows of a tile's sums")
 		MOVQ(U32(0x3f), RAX)
@@ -599,11 +714,18 @@ func panelAVX512(t tileKind) {
 		if J == t.blocks[0] {
 			CMPQ(arg(Param("half")), Imm(0))
 			JNE(LabelRef(pfx + "h"))
-			t.blockVariant(f, J, false, pfx, sums, false)
+			t.blockVariant(f, J, lastFull, pfx, sums, false)
 			Label(pfx + "h")
-			t.blockVariant(f, J, true, pfx+"h", sums, true)
+			CMPQ(arg(Param("half")), Imm(uint64(lastPair)))
+			JEQ(LabelRef(pfx + "q"))
+			t.blockVariant(f, J, lastHalf, pfx+"h", sums, false)
+			Label(pfx + "q")
+			t.blockVariant(f, J, lastPair, pfx+"q", pfx+"q_sums", true)
+			Label(pfx + "q_sums")
+			t.sumsPair(f, J)
+			JMP(LabelRef(l("block")))
 		} else {
-			t.blockVariant(f, J, false, pfx, sums, true)
+			t.blockVariant(f, J, lastFull, pfx, sums, true)
 		}
 		Label(sums)
 		t.sums(f, J)
