@@ -71,14 +71,14 @@ func (st *stepSize) advance(zw []float64, scale float64) {
 func (st *stepSize) propose() bool {
 	normS := st.normSNew
 	st.logRatio = st.cSigma / st.dSigma * (normS/st.chiN - 1)
-	st.sigmaNew = st.sigma * exp(st.logRatio)
+	st.sigmaNew = st.sigma * math.Exp(st.logRatio)
 	return finite(normS) && finite(st.sigmaNew) && st.sigmaNew > 0
 }
 
 // scaleProposal takes the proposed change of σ at the rate η (in log) and
 // multiplies the result by f; it reports whether σ stays finite and > 0.
 func (st *stepSize) scaleProposal(eta, f float64) bool {
-	st.sigmaNew = st.sigma * exp(eta*st.logRatio) * f
+	st.sigmaNew = st.sigma * math.Exp(eta*st.logRatio) * f
 	return finite(st.sigmaNew) && st.sigmaNew > 0
 }
 

@@ -33,11 +33,9 @@ import (
 // GOARCH=arm64 -exec qemu-aarch64-static, GOARCH=386 for the other paths),
 // and says so in its commit. Recorded again since: the three sphere/n=2/long
 // runs, when the optimizer began to rebalance the scales of σ and A (their
-// means, σ·A and best points are the same bits: TestRebalanceExact); the
+// means, σ·A and best points are the same bits: TestRebalanceExact); and the
 // LMMA cases on AVX-512 were recorded where that path first ran DotRows in
-// 8 lanes (an Intel Xeon with AVX-512); and every case on every path when
-// σ's update began to use the package's exp instead of math.Exp (its
-// results differ from math.Exp's in the last bit at times: TestExp).
+// 8 lanes (an Intel Xeon with AVX-512).
 
 // pinCase is one pinned configuration: a config, an objective, and whether
 // to drive it by Ask/Tell (with a checkpoint round trip in the middle) or by
