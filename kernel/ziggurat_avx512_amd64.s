@@ -12,11 +12,50 @@
 	DECQ    AX     \
 	KMOVW   AX, K5
 
-// PAIR loads x[j] and x[j+1] (x at R12) for the layer index j at slot into
-// xr, through the general register r.
-#define PAIR(slot, r, xr) \
-	MOVQ    slot, r \
-	VMOVUPD (R12)(r*8), xr
+// ZROUND steps the 8 lanes' generators and computes their round: Z8 = r,
+// Z11 = u, Z13 = d = u·x[j] and Z14 = x[j+1], for every lane, live or not.
+// x[j] and x[j+1] of a lane are one 16-byte load: the pairs of lanes 0, 2,
+// 4, 6 go into the four 128-bit parts of Z13 and those of lanes 1, 3, 5, 7
+// into Z14, and one unpack of the low and one of the high elements parts
+// them into x[j] and x[j+1] in lane order. The layer index j = r & 255 is
+// the low byte of r, which a round stores (R11: a slot of one cache line)
+// and reads back byte by byte into AX-DX for the loads' addresses.
+#define ZROUND \
+	VPADDQ        Z3, Z0, Z8                \
+	VPROLQ        $23, Z8, Z8               \
+	VPADDQ        Z0, Z8, Z8                \
+	VPSLLQ        $17, Z1, Z9               \
+	VPXORQ        Z0, Z2, Z2                \
+	VPXORQ        Z1, Z3, Z3                \
+	VPXORQ        Z2, Z1, Z1                \
+	VPXORQ        Z3, Z0, Z0                \
+	VPXORQ        Z9, Z2, Z2                \
+	VPROLQ        $45, Z3, Z3               \
+	VPSRLQ        $12, Z8, Z11              \
+	VPORQ         Z5, Z11, Z11              \
+	VSUBPD        Z6, Z11, Z11              \
+	VMOVDQA       Y8, (R11)                 \
+	VEXTRACTI64X4 $1, Z8, 32(R11)           \
+	MOVBQZX       0(R11), AX                \
+	MOVBQZX       8(R11), BX                \
+	MOVBQZX       16(R11), CX               \
+	MOVBQZX       24(R11), DX               \
+	VMOVUPD       (R12)(AX*8), X13          \
+	VMOVUPD       (R12)(BX*8), X14          \
+	VINSERTF64X2  $1, (R12)(CX*8), Z13, Z13 \
+	VINSERTF64X2  $1, (R12)(DX*8), Z14, Z14 \
+	MOVBQZX       32(R11), AX               \
+	MOVBQZX       40(R11), BX               \
+	MOVBQZX       48(R11), CX               \
+	MOVBQZX       56(R11), DX               \
+	VINSERTF64X2  $2, (R12)(AX*8), Z13, Z13 \
+	VINSERTF64X2  $2, (R12)(BX*8), Z14, Z14 \
+	VINSERTF64X2  $3, (R12)(CX*8), Z13, Z13 \
+	VINSERTF64X2  $3, (R12)(DX*8), Z14, Z14 \
+	VUNPCKHPD     Z14, Z13, Z12             \
+	VUNPCKLPD     Z14, Z13, Z13             \
+	VMOVAPD       Z12, Z14                  \
+	VMULPD        Z13, Z11, Z13
 
 // func zigguratAVX512(z []float64, s *[32]uint64, x *[257]float64, rej []uint64) (acc, nrej int)
 // Requires: AVX512F, AVX512VL, AVX512DQ, POPCNT
@@ -24,21 +63,25 @@
 // Registers:
 //   Z0-Z3  the state words s0-s3 of the 8 lanes
 //   Z4     the mask of all but the sign bit; Z5 the exponent of [2, 4); Z6 3.0
-//   Z7     255, the layer mask
-//   Z21, Z22 the even and odd element indices 0, 2, …, 14 and 1, 3, …, 15
 //   DI, R13 z and len(z); SI, R10 rej and len(rej)
 //   R8, R9 acc and nrej; R12 x; R14 the prefetch base (ZIG_ARGS)
-// Per round: Z8 = r, Z10 = j (stored a half at a time), Z11 = u, Z13 = x[j]
-// and then d = u·x[j], Z14 = x[j+1]; K1 the live lanes (the first m), K3
-// the accepted and K4 the rejected ones among them. The frame passes the 8
-// layer indices to AX-DX through a slot of one cache line (R11, aligned to
-// 64 bytes in the frame whatever the stack pointer's alignment): a 64-byte
-// store that straddles two lines forwards to the loads after it only after
-// it reaches the cache, which made the speed of a round depend on the
-// caller's stack depth. The indices go into the slot as two 32-byte stores:
-// on the Intel Xeon measured a 64-byte store did not forward to the 8-byte
-// loads of its upper half, and each round waited for the store to reach the
-// cache (a round took twice as long as with two 32-byte stores).
+// Per round (ZROUND): Z8 = r, Z11 = u, Z13 = d, Z14 = x[j+1]; K3 the
+// accepted and K4 the rejected lanes among the live ones.
+//
+// A round with all 8 lanes live (m = 8; all but the last of a fill) stores
+// the compressed deviates and draws as whole registers: z has room for 8
+// after acc (acc + nrej + 8 ≤ len(z)) and rej for 8 after nrej, and the
+// lanes past the counts are written over by the next round or finished by
+// the caller. A round of fewer live lanes stores under the mask of the
+// first popcount lanes (a compress straight to memory is slow on AMD).
+//
+// The slot at R11 is aligned to 64 bytes in the frame whatever the stack
+// pointer's alignment: a store that straddles two lines forwards to the
+// loads after it only after it reaches the cache, which made the speed of
+// a round depend on the caller's stack depth. r goes into the slot as two
+// 32-byte stores: on the Intel Xeon measured a 64-byte store did not
+// forward to the 8-byte loads of its upper half, and each round waited for
+// the store to reach the cache.
 TEXT ·zigguratAVX512(SB), NOSPLIT, $128-80
 	MOVQ      s+24(FP), AX
 	VMOVDQU64 (AX), Z0
@@ -51,14 +94,6 @@ TEXT ·zigguratAVX512(SB), NOSPLIT, $128-80
 	VPBROADCASTQ AX, Z5
 	MOVQ      $0x4008000000000000, AX
 	VPBROADCASTQ AX, Z6
-	MOVQ      $255, AX
-	VPBROADCASTQ AX, Z7
-	MOVQ      $0x0e0c0a0806040200, AX
-	VMOVQ     AX, X21
-	VPMOVZXBQ X21, Z21
-	MOVQ      $0x0f0d0b0907050301, AX
-	VMOVQ     AX, X22
-	VPMOVZXBQ X22, Z22
 	ZIG_ARGS(z_base+0(FP), z_len+8(FP), rej_base+40(FP), rej_len+48(FP), x+32(FP))
 	LEAQ 63(SP), R11
 	ANDQ $~63, R11
@@ -73,67 +108,36 @@ round:
 	LEAQ 8(R9), AX
 	CMPQ AX, R10
 	JGT  done
-	MOVQ $0xff, AX
 	CMPQ BX, $8
-	JGE  live
-	MOVQ BX, CX          // the first BX lanes: (1 << BX) − 1
+	JLT  partial
+
+	ZROUND
+	VPANDQ      Z4, Z13, Z12        // |d|
+	VCMPPD      $1, Z14, Z12, K3    // K3 = |d| < x[j+1]
+	KNOTW       K3, K4
+	VCOMPRESSPD Z13, K3, Z15
+	PREFETCHT0  (R14)(R8*8)
+	KMOVW       K3, AX
+	POPCNTL     AX, CX
+	VMOVUPD     Z15, (DI)(R8*8)
+	ADDQ        CX, R8
+	VPCOMPRESSQ Z8, K4, Z15
+	VMOVDQU64   Z15, (SI)(R9*8)
+	ADDQ        $8, R9
+	SUBQ        CX, R9
+	JMP         round
+
+partial:
+	// The first m = BX < 8 lanes: (1 << m) − 1.
+	MOVQ BX, CX
 	MOVQ $1, AX
 	SHLQ CX, AX
 	DECQ AX
-
-live:
 	KMOVW AX, K1
-
-	// xoshiro256++ on every lane: r = rotl(s0 + s3, 23) + s0, then the
-	// state moves on.
-	VPADDQ Z3, Z0, Z8
-	VPROLQ $23, Z8, Z8
-	VPADDQ Z0, Z8, Z8
-	VPSLLQ $17, Z1, Z9
-	VPXORQ Z0, Z2, Z2
-	VPXORQ Z1, Z3, Z3
-	VPXORQ Z2, Z1, Z1
-	VPXORQ Z3, Z0, Z0
-	VPXORQ Z9, Z2, Z2
-	VPROLQ $45, Z3, Z3
-
-	// j = r & 255, u = float(2 + (r >> 12)·2⁻⁵²) − 3, d = u·x[j], accept
-	// |d| < x[j+1]. x[j] and x[j+1] of every lane, live or not: one 16-byte
-	// load a lane, four lanes' pairs inserted into Z13 (lanes 0-3) and
-	// Z17 (4-7), then parted by two permutations (faster than two gathers
-	// of 8).
-	VPANDQ       Z7, Z8, Z10
-	VPSRLQ       $12, Z8, Z11
-	VPORQ        Z5, Z11, Z11
-	VSUBPD       Z6, Z11, Z11
-	VMOVDQA       Y10, (R11)
-	VEXTRACTI64X4 $1, Z10, Y10
-	VMOVDQA       Y10, 32(R11)
-	PAIR(0(R11), AX, X13)
-	PAIR(8(R11), BX, X14)
-	PAIR(16(R11), CX, X15)
-	PAIR(24(R11), DX, X16)
-	PAIR(32(R11), AX, X17)
-	PAIR(40(R11), BX, X18)
-	PAIR(48(R11), CX, X19)
-	PAIR(56(R11), DX, X20)
-	VINSERTF64X2 $1, X14, Z13, Z13
-	VINSERTF64X2 $2, X15, Z13, Z13
-	VINSERTF64X2 $3, X16, Z13, Z13
-	VINSERTF64X2 $1, X18, Z17, Z17
-	VINSERTF64X2 $2, X19, Z17, Z17
-	VINSERTF64X2 $3, X20, Z17, Z17
-	VMOVAPD      Z13, Z14
-	VPERMT2PD    Z17, Z21, Z13          // x[j]: the even elements of Z13:Z17
-	VPERMT2PD    Z17, Z22, Z14          // x[j+1]: the odd ones
-	VMULPD       Z13, Z11, Z13          // d
-	VPANDQ       Z4, Z13, Z12           // |d|
-	VCMPPD       $1, Z14, Z12, K1, K3   // K3 = live and |d| < x[j+1]
-	KANDNW       K1, K3, K4             // K4 = live and not accepted
-
-	// The accepted d to z[acc:], the rejected r to rej[nrej:]:
-	// compressed in a register, then stored under the mask of the first
-	// popcount lanes (a compress straight to memory is slow on AMD).
+	ZROUND
+	VPANDQ      Z4, Z13, Z12
+	VCMPPD      $1, Z14, Z12, K1, K3 // K3 = live and |d| < x[j+1]
+	KANDNW      K1, K3, K4           // K4 = live and not accepted
 	VCOMPRESSPD Z13, K3, Z15
 	PREFETCHT0  (R14)(R8*8)
 	KMOVW       K3, AX
