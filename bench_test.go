@@ -169,7 +169,7 @@ func BenchmarkGenerationRecommended(b *testing.B) {
 // hashed to a pseudo-random value, so selection is random and the run
 // never converges): ns/generation is the optimizer's own cost.
 func BenchmarkGenerationSmall(b *testing.B) {
-	for _, n := range []int{2, 8, 32} {
+	for _, n := range []int{2, 8, 32, 64} {
 		b.Run(fmt.Sprintf("update=mma/n=%d", n), func(b *testing.B) {
 			var h uint64
 			benchGenerations(b, mmaes.DefaultConfig(n), func([]float64) float64 {
