@@ -503,8 +503,12 @@ func tiling(n, k int) string {
 		if n >= avx2PanelFusedMinN {
 			fused = ", the rank-one update fused"
 		}
-		return "AVX2 column panels: tiles of " + strconv.Itoa(avx2PanelRows) + " rows × " + strconv.Itoa(kp/4) +
-			" registers (" + strconv.Itoa(kp) + " lanes for " + strconv.Itoa(kb) + " vectors" + batches(k) + "), " +
+		regs, lanes := strconv.Itoa(kp/4)+" registers", kp
+		if _, _, _, pair := panelBlocksAVX2(kp, kb); pair != 0 {
+			regs, lanes = regs+", the last 2 lanes a row, two rows a register", kp-2
+		}
+		return "AVX2 column panels: tiles of " + strconv.Itoa(avx2PanelRows) + " rows × " + regs +
+			" (" + strconv.Itoa(lanes) + " lanes for " + strconv.Itoa(kb) + " vectors" + batches(k) + "), " +
 			strconv.Itoa(kc) + " columns a panel" + fused
 	}
 	return "whole-row tiles of " + strconv.Itoa(tileRows) + " rows × " + strconv.Itoa(tileVecs(k)) + " vectors (" + Impl() + "), the rank-one update a separate pass"

@@ -66,14 +66,39 @@ func TestPanelPairSameBits(t *testing.T) {
 	if !startAVX512 {
 		t.Skip("no AVX-512")
 	}
-	defer func(on bool) { panelPairs = on }(panelPairs)
-	r := rand.New(rand.NewPCG(12, 13))
 	ns := []int{256, 259, 262, 263, 300, 517}
 	if !testing.Short() {
 		ns = append(ns, 1031, 1543)
 	}
+	testPanelPairs(t, ns, []int{17, 18, 25, 26}, &panelPairs, "4 lanes wide")
+}
+
+// TestPanelPairSameBitsAVX2 is TestPanelPairSameBits for the AVX2 panels'
+// pair register (panelBlocksAVX2: k mod 4 = 1 or 2, the tile ending in 2
+// full registers and the pair) against the 4-lane register, on the AVX2
+// path: every row remainder of the 4-row tiles, k with the paired block
+// alone (9, 10) and after blocks of 2 (17), 3 (22), 2+2 (26) and 3+2 (30),
+// and k that keep the 4-lane register (5, 13).
+func TestPanelPairSameBitsAVX2(t *testing.T) {
+	if !startAVX2 {
+		t.Skip("no AVX2")
+	}
+	defer setPath(pathSpec{avx2: true})()
+	ns := []int{768, 769, 770, 771}
+	if !testing.Short() {
+		ns = append(ns, 1031, 1543)
+	}
+	testPanelPairs(t, ns, []int{5, 9, 10, 13, 17, 22, 26, 30}, &avx2PanelPairs, "in a register of 4")
+}
+
+// testPanelPairs compares the results of MulVecs and UpdateMulVecs with
+// *pairs on and off, bit for bit, for the n and k given (see
+// TestPanelPairSameBits).
+func testPanelPairs(t *testing.T, ns, ks []int, pairs *bool, unpaired string) {
+	defer func(on bool) { *pairs = on }(*pairs)
+	r := rand.New(rand.NewPCG(12, 13))
 	for _, n := range ns {
-		for _, k := range []int{17, 18, 25, 26} {
+		for _, k := range ks {
 			for i, kind := range []int{kindUniform, kindHuge} {
 				special := i == 1
 				var a, x, p, v []float64
@@ -86,8 +111,8 @@ func TestPanelPairSameBits(t *testing.T) {
 				off := r.IntN(8)
 				for _, alpha := range []float64{1, 0.999} {
 					beta := 0.01 * r.NormFloat64()
-					run := func(pairs bool, update, work bool, r0, r1 int) (y, ai []float64) {
-						panelPairs = pairs
+					run := func(paired bool, update, work bool, r0, r1 int) (y, ai []float64) {
+						*pairs = paired
 						ai = placed(off, a)
 						y = placed((off+3)%8, make([]float64, k*n))
 						var w []float64
@@ -114,15 +139,42 @@ func TestPanelPairSameBits(t *testing.T) {
 								y1, a1 := run(false, update, work, rows[0], rows[1])
 								y2, a2 := run(true, update, work, rows[0], rows[1])
 								if j := sameBits(y1, y2); j >= 0 {
-									t.Fatalf("%s: y[%d] (vector %d, row %d) = %v paired, %v 4 lanes wide", desc, j, j/n, j%n, y2[j], y1[j])
+									t.Fatalf("%s: y[%d] (vector %d, row %d) = %v paired, %v %s", desc, j, j/n, j%n, y2[j], y1[j], unpaired)
 								}
 								if j := sameBits(a1, a2); j >= 0 {
-									t.Fatalf("%s: a[%d] = %v paired, %v 4 lanes wide", desc, j, a2[j], a1[j])
+									t.Fatalf("%s: a[%d] = %v paired, %v %s", desc, j, a2[j], a1[j], unpaired)
 								}
 							}
 						}
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestPanelBlocksAVX2 checks the AVX2 panels' split of the registers
+// against splits worked out by hand, and that every split covers the kp/4
+// registers (the paired block 3 of them).
+func TestPanelBlocksAVX2(t *testing.T) {
+	defer func(on bool) { avx2PanelPairs = on }(avx2PanelPairs)
+	avx2PanelPairs = true
+	for _, c := range []struct{ k, g3, g2, g1, pair int }{
+		{4, 0, 0, 1, 0}, {5, 0, 1, 0, 0}, {9, 0, 0, 0, 1}, {11, 1, 0, 0, 0}, {13, 0, 2, 0, 0},
+		{17, 0, 1, 0, 1}, {20, 1, 1, 0, 0}, {22, 1, 0, 0, 1}, {26, 0, 2, 0, 1}, {28, 1, 2, 0, 0}, {30, 1, 1, 0, 1},
+	} {
+		kp := (c.k + 3) &^ 3
+		if g3, g2, g1, pair := panelBlocksAVX2(kp, c.k); g3 != c.g3 || g2 != c.g2 || g1 != c.g1 || pair != c.pair {
+			t.Errorf("k=%d: blocks %d, %d, %d, pair %d; want %d, %d, %d, %d", c.k, g3, g2, g1, pair, c.g3, c.g2, c.g1, c.pair)
+		}
+	}
+	for _, pairs := range []bool{false, true} {
+		avx2PanelPairs = pairs
+		for k := 1; k <= panelMaxLanes; k++ {
+			kp := (k + 3) &^ 3
+			g3, g2, g1, pair := panelBlocksAVX2(kp, k)
+			if 3*g3+2*g2+g1+3*pair != kp/4 || pair != 0 && (!pairs || k%4 == 0 || k%4 == 3) {
+				t.Errorf("pairs=%v k=%d: blocks %d, %d, %d, pair %d for %d registers", pairs, k, g3, g2, g1, pair, kp/4)
 			}
 		}
 	}

@@ -84,7 +84,7 @@ func mulVecsPanelsAVX2Stack(y, a []float64, n int, x []float64, k, r0, r1 int, u
 // mulVecsPanelsAVX2).
 func mulVecsPanelsAVX2Pass(y, a []float64, n int, x []float64, k, r0, r1 int, update bool, alpha, beta float64, p, v, pack []float64) {
 	kp, kcMax := panelShapeAVX2(n, k, len(pack))
-	g3, g2, g1 := panelBlocks(kp / 4)
+	g3, g2, g1, pair := panelBlocksAVX2(kp, k)
 	tiles := n / avx2PanelRows
 	t0, t1 := tileRange(r0, r1, n, tiles, avx2PanelRows)
 	clearRows(y, n, k, t0*avx2PanelRows, t1*avx2PanelRows)
@@ -92,8 +92,32 @@ func mulVecsPanelsAVX2Pass(y, a []float64, n int, x []float64, k, r0, r1 int, up
 		packPanel(pack[:kc*kp], x[c0:], n, kc, kp, k)
 	}, func(c0, kc, r, nt int) {
 		pr, vc := updateArgs(update, p, v, r, c0)
-		panel4AVX2(y[r:], a[r*n+c0:], pack[:kc*kp], n, nt, kc, kp, k, g3, g2, g1, alpha, beta, pr, vc, b2i(update))
+		panel4AVX2(y[r:], a[r*n+c0:], pack[:kc*kp], n, nt, kc, kp, k, g3, g2, g1, alpha, beta, pr, vc, b2i(update), pair)
 	})
+}
+
+// avx2PanelPairs lets panelBlocksAVX2 pair the last register; tests turn it
+// off to compare.
+var avx2PanelPairs = true
+
+// panelBlocksAVX2 splits the kp/4 registers of k ≤ panelMaxLanes vectors
+// into g3, g2 and g1 blocks of 3, 2 and 1 registers (panelBlocks), or, when
+// the last register holds one or two vectors (k mod 4 = 1 or 2) and kp/4
+// is 3 or at least 5, into the blocks of kp/4 − 3 registers and a paired
+// block (pair = 1): 2 full registers and the pair register, which holds
+// the two lanes of two rows, 10 FMAs a column step where a block of 3
+// registers takes 12. The pair register computes each lane as the 4-lane
+// one does, so the split changes no bit. A paired block of fewer full
+// registers would wait for the latency of its FMAs, and 4 registers would
+// leave a block of 1, bound by its loads: neither pays.
+func panelBlocksAVX2(kp, k int) (g3, g2, g1, pair int) {
+	z := kp / 4
+	if !avx2PanelPairs || k%4 == 0 || k%4 == 3 || z < 3 || z == 4 {
+		g3, g2, g1 = panelBlocks(z)
+		return g3, g2, g1, 0
+	}
+	g3, g2, g1 = panelBlocks(z - 3) // none for z = 3
+	return g3, g2, g1, 1
 }
 
 // panelShapeAVX2 returns the packed lanes kp and the widest panel of the AVX2
@@ -133,11 +157,13 @@ func b2i(b bool) int {
 //		y[j*n + 4t+r] += Σ_{c<kc} a[(4t+r)*n+c]·xt[c*kp+j]
 //
 // The rows of a start at the panel's first column; xt is the packed panel
-// (packPanel), 4·(3·g3+2·g2+g1) = kp ≥ k. len(a) ≥ (4·tiles−1)·n+kc,
-// len(xt) ≥ kc·kp, len(y) ≥ (k−1)·n+4·tiles; tiles, kc ≥ 1. With update ≠
-// 0 it first applies, per tile, a[(4t+r)*n+c] = fma(β·p[4t+r], v[c],
+// (packPanel), 4·(3·g3+2·g2+g1+3·pair) = kp ≥ k, with pair = 1 (k mod 4
+// = 1 or 2) when the tile ends in the paired block (panelBlocksAVX2), 0
+// otherwise. len(a) ≥ (4·tiles−1)·n+kc, len(xt) ≥
+// kc·kp, len(y) ≥ (k−1)·n+4·tiles; tiles, kc ≥ 1. With update ≠ 0 it
+// first applies, per tile, a[(4t+r)*n+c] = fma(β·p[4t+r], v[c],
 // α·a[(4t+r)*n+c]) for c < kc (len(p) ≥ 4·tiles, len(v) ≥ kc); p and v are
 // unused otherwise.
 //
 //go:noescape
-func panel4AVX2(y, a, xt []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update int)
+func panel4AVX2(y, a, xt []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update, pair int)

@@ -4,9 +4,9 @@
 
 #include "textflag.h"
 
-// func panel4AVX2(y []float64, a []float64, xt []float64, n int, tiles int, kc int, kp int, k int, g3 int, g2 int, g1 int, alpha float64, beta float64, p []float64, v []float64, update int)
+// func panel4AVX2(y []float64, a []float64, xt []float64, n int, tiles int, kc int, kp int, k int, g3 int, g2 int, g1 int, alpha float64, beta float64, p []float64, v []float64, update int, pair int)
 // Requires: AVX, AVX2, CMOV, FMA3, MMX+
-TEXT ·panel4AVX2(SB), NOSPLIT, $160-208
+TEXT ·panel4AVX2(SB), NOSPLIT, $160-216
 	// MulVecs for large n on AVX2 (without AVX-512): the column panels of
 	// mulvecs_panels_avx512_amd64.s in 256-bit registers. The caller packs one panel
 	// of kc columns of the k vectors transposed (xt[c*kp + j] = x[j*n + c0 + c],
@@ -19,7 +19,10 @@ TEXT ·panel4AVX2(SB), NOSPLIT, $160-208
 	// once per panel, transposed 4×4 in registers. With the rank-one update
 	// (UpdateMulVecs), each tile's 4×kc block of A is updated in place just
 	// before its column loops, so A is read and written once and the block is
-	// in L1 when the loops read it.
+	// in L1 when the loops read it. With pair ≠ 0 the tile's last block is 2 full
+	// registers and a pair register, which holds the last two lanes of two rows
+	// (k mod 4 = 1 or 2: 10 FMAs a column step instead of 12), after the g3, g2
+	// and g1 blocks.
 	// R8 = NBYTES, R9 = 3·NBYTES, SI = a; in the frame the tile's y, the
 	// tiles left, the packed row's stride 8·kp, kc / 8 and kc mod 8 (in CX)
 	MOVQ n+72(FP), R8
@@ -118,6 +121,10 @@ p4_blocks_start:
 	MOVQ k+104(FP), AX
 	MOVQ AX, 136(SP)
 	MOVQ 152(SP), DX
+	MOVQ $0x00000000, 32(SP)
+	CMPQ pair+208(FP), $0x00
+	JEQ  p4_block
+	MOVQ $0x00000001, 32(SP)
 
 p4_block:
 	CMPQ 88(SP), $0x00
@@ -126,29 +133,30 @@ p4_block:
 	JNE  p4_b2
 	CMPQ 72(SP), $0x00
 	JNE  p4_b1
-	JMP  p4_tile_next
+	JMP  p4_pair
 
 p4_b3:
-	DECQ   88(SP)
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
-	VXORPD Y8, Y8, Y8
-	VXORPD Y9, Y9, Y9
-	VXORPD Y10, Y10, Y10
-	VXORPD Y11, Y11, Y11
-	MOVQ   SI, R11
-	LEAQ   (SI)(R8*4), DI
-	MOVQ   144(SP), R12
-	MOVQ   112(SP), AX
-	MOVQ   104(SP), BX
-	TESTQ  BX, BX
-	JZ     p4_b3_rest
+	DECQ    88(SP)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y9, Y9, Y9
+	VXORPD  Y10, Y10, Y10
+	VXORPD  Y11, Y11, Y11
+	MOVQ    SI, R11
+	LEAQ    (SI)(R8*4), DI
+	MOVQ    144(SP), R12
+	MOVQ    112(SP), AX
+	MOVQ    104(SP), BX
+	TESTQ   BX, BX
+	JZ      p4_b3_rest
+	PCALIGN $0x40
 
 p4_b3_loop:
 	PREFETCHT1   (DI)
@@ -466,22 +474,23 @@ p4_s3_g2:
 	JMP p4_block
 
 p4_b2:
-	DECQ   80(SP)
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
-	MOVQ   SI, R11
-	LEAQ   (SI)(R8*4), DI
-	MOVQ   144(SP), R12
-	MOVQ   112(SP), AX
-	MOVQ   104(SP), BX
-	TESTQ  BX, BX
-	JZ     p4_b2_rest
+	DECQ    80(SP)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	MOVQ    SI, R11
+	LEAQ    (SI)(R8*4), DI
+	MOVQ    144(SP), R12
+	MOVQ    112(SP), AX
+	MOVQ    104(SP), BX
+	TESTQ   BX, BX
+	JZ      p4_b2_rest
+	PCALIGN $0x40
 
 p4_b2_loop:
 	PREFETCHT1   (DI)
@@ -717,18 +726,19 @@ p4_s2_g1:
 	JMP p4_block
 
 p4_b1:
-	DECQ   72(SP)
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	MOVQ   SI, R11
-	LEAQ   (SI)(R8*4), DI
-	MOVQ   144(SP), R12
-	MOVQ   112(SP), AX
-	MOVQ   104(SP), BX
-	TESTQ  BX, BX
-	JZ     p4_b1_rest
+	DECQ    72(SP)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	MOVQ    SI, R11
+	LEAQ    (SI)(R8*4), DI
+	MOVQ    144(SP), R12
+	MOVQ    112(SP), AX
+	MOVQ    104(SP), BX
+	TESTQ   BX, BX
+	JZ      p4_b1_rest
+	PCALIGN $0x40
 
 p4_b1_loop:
 	PREFETCHT1   (DI)
@@ -881,6 +891,328 @@ p4_b1_done:
 p4_s1_g0:
 	JMP p4_block
 
+p4_pair:
+	// the paired block, if any
+	CMPQ    32(SP), $0x00
+	JEQ     p4_tile_next
+	MOVQ    $0x00000000, 32(SP)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y9, Y9, Y9
+	MOVQ    SI, R11
+	LEAQ    (SI)(R8*4), DI
+	MOVQ    144(SP), R12
+	MOVQ    112(SP), AX
+	MOVQ    104(SP), BX
+	TESTQ   BX, BX
+	JZ      p4_bp2_rest
+	PCALIGN $0x40
+
+p4_bp2_loop:
+	PREFETCHT1     (DI)
+	PREFETCHT1     (DI)(R8*1)
+	PREFETCHT1     (DI)(R8*2)
+	PREFETCHT1     (DI)(R9*1)
+	VMOVUPD        (R12), Y12
+	VMOVUPD        32(R12), Y13
+	VBROADCASTF128 64(R12), Y14
+	VBROADCASTSD   (R11), Y15
+	VFMADD231PD    Y12, Y15, Y0
+	VFMADD231PD    Y13, Y15, Y1
+	VBROADCASTSD   (R11)(R8*1), Y10
+	VFMADD231PD    Y12, Y10, Y2
+	VFMADD231PD    Y13, Y10, Y3
+	VBLENDPD       $0x0c, Y10, Y15, Y15
+	VFMADD231PD    Y14, Y15, Y8
+	VBROADCASTSD   (R11)(R8*2), Y15
+	VFMADD231PD    Y12, Y15, Y4
+	VFMADD231PD    Y13, Y15, Y5
+	VBROADCASTSD   (R11)(R9*1), Y10
+	VFMADD231PD    Y12, Y10, Y6
+	VFMADD231PD    Y13, Y10, Y7
+	VBLENDPD       $0x0c, Y10, Y15, Y15
+	VFMADD231PD    Y14, Y15, Y9
+	ADDQ           AX, R12
+	VMOVUPD        (R12), Y12
+	VMOVUPD        32(R12), Y13
+	VBROADCASTF128 64(R12), Y14
+	VBROADCASTSD   8(R11), Y15
+	VFMADD231PD    Y12, Y15, Y0
+	VFMADD231PD    Y13, Y15, Y1
+	VBROADCASTSD   8(R11)(R8*1), Y10
+	VFMADD231PD    Y12, Y10, Y2
+	VFMADD231PD    Y13, Y10, Y3
+	VBLENDPD       $0x0c, Y10, Y15, Y15
+	VFMADD231PD    Y14, Y15, Y8
+	VBROADCASTSD   8(R11)(R8*2), Y15
+	VFMADD231PD    Y12, Y15, Y4
+	VFMADD231PD    Y13, Y15, Y5
+	VBROADCASTSD   8(R11)(R9*1), Y10
+	VFMADD231PD    Y12, Y10, Y6
+	VFMADD231PD    Y13, Y10, Y7
+	VBLENDPD       $0x0c, Y10, Y15, Y15
+	VFMADD231PD    Y14, Y15, Y9
+	ADDQ           AX, R12
+	VMOVUPD        (R12), Y12
+	VMOVUPD        32(R12), Y13
+	VBROADCASTF128 64(R12), Y14
+	VBROADCASTSD   16(R11), Y15
+	VFMADD231PD    Y12, Y15, Y0
+	VFMADD231PD    Y13, Y15, Y1
+	VBROADCASTSD   16(R11)(R8*1), Y10
+	VFMADD231PD    Y12, Y10, Y2
+	VFMADD231PD    Y13, Y10, Y3
+	VBLENDPD       $0x0c, Y10, Y15, Y15
+	VFMADD231PD    Y14, Y15, Y8
+	VBROADCASTSD   16(R11)(R8*2), Y15
+	VFMADD231PD    Y12, Y15, Y4
+	VFMADD231PD    Y13, Y15, Y5
+	VBROADCASTSD   16(R11)(R9*1), Y10
+	VFMADD231PD    Y12, Y10, Y6
+	VFMADD231PD    Y13, Y10, Y7
+	VBLENDPD       $0x0c, Y10, Y15, Y15
+	VFMADD231PD    Y14, Y15, Y9
+	ADDQ           AX, R12
+	VMOVUPD        (R12), Y12
+	VMOVUPD        32(R12), Y13
+	VBROADCASTF128 64(R12), Y14
+	VBROADCASTSD   24(R11), Y15
+	VFMADD231PD    Y12, Y15, Y0
+	VFMADD231PD    Y13, Y15, Y1
+	VBROADCASTSD   24(R11)(R8*1), Y10
+	VFMADD231PD    Y12, Y10, Y2
+	VFMADD231PD    Y13, Y10, Y3
+	VBLENDPD       $0x0c, Y10, Y15, Y15
+	VFMADD231PD    Y14, Y15, Y8
+	VBROADCASTSD   24(R11)(R8*2), Y15
+	VFMADD231PD    Y12, Y15, Y4
+	VFMADD231PD    Y13, Y15, Y5
+	VBROADCASTSD   24(R11)(R9*1), Y10
+	VFMADD231PD    Y12, Y10, Y6
+	VFMADD231PD    Y13, Y10, Y7
+	VBLENDPD       $0x0c, Y10, Y15, Y15
+	VFMADD231PD    Y14, Y15, Y9
+	ADDQ           AX, R12
+	VMOVUPD        (R12), Y12
+	VMOVUPD        32(R12), Y13
+	VBROADCASTF128 64(R12), Y14
+	VBROADCASTSD   32(R11), Y15
+	VFMADD231PD    Y12, Y15, Y0
+	VFMADD231PD    Y13, Y15, Y1
+	VBROADCASTSD   32(R11)(R8*1), Y10
+	VFMADD231PD    Y12, Y10, Y2
+	VFMADD231PD    Y13, Y10, Y3
+	VBLENDPD       $0x0c, Y10, Y15, Y15
+	VFMADD231PD    Y14, Y15, Y8
+	VBROADCASTSD   32(R11)(R8*2), Y15
+	VFMADD231PD    Y12, Y15, Y4
+	VFMADD231PD    Y13, Y15, Y5
+	VBROADCASTSD   32(R11)(R9*1), Y10
+	VFMADD231PD    Y12, Y10, Y6
+	VFMADD231PD    Y13, Y10, Y7
+	VBLENDPD       $0x0c, Y10, Y15, Y15
+	VFMADD231PD    Y14, Y15, Y9
+	ADDQ           AX, R12
+	VMOVUPD        (R12), Y12
+	VMOVUPD        32(R12), Y13
+	VBROADCASTF128 64(R12), Y14
+	VBROADCASTSD   40(R11), Y15
+	VFMADD231PD    Y12, Y15, Y0
+	VFMADD231PD    Y13, Y15, Y1
+	VBROADCASTSD   40(R11)(R8*1), Y10
+	VFMADD231PD    Y12, Y10, Y2
+	VFMADD231PD    Y13, Y10, Y3
+	VBLENDPD       $0x0c, Y10, Y15, Y15
+	VFMADD231PD    Y14, Y15, Y8
+	VBROADCASTSD   40(R11)(R8*2), Y15
+	VFMADD231PD    Y12, Y15, Y4
+	VFMADD231PD    Y13, Y15, Y5
+	VBROADCASTSD   40(R11)(R9*1), Y10
+	VFMADD231PD    Y12, Y10, Y6
+	VFMADD231PD    Y13, Y10, Y7
+	VBLENDPD       $0x0c, Y10, Y15, Y15
+	VFMADD231PD    Y14, Y15, Y9
+	ADDQ           AX, R12
+	VMOVUPD        (R12), Y12
+	VMOVUPD        32(R12), Y13
+	VBROADCASTF128 64(R12), Y14
+	VBROADCASTSD   48(R11), Y15
+	VFMADD231PD    Y12, Y15, Y0
+	VFMADD231PD    Y13, Y15, Y1
+	VBROADCASTSD   48(R11)(R8*1), Y10
+	VFMADD231PD    Y12, Y10, Y2
+	VFMADD231PD    Y13, Y10, Y3
+	VBLENDPD       $0x0c, Y10, Y15, Y15
+	VFMADD231PD    Y14, Y15, Y8
+	VBROADCASTSD   48(R11)(R8*2), Y15
+	VFMADD231PD    Y12, Y15, Y4
+	VFMADD231PD    Y13, Y15, Y5
+	VBROADCASTSD   48(R11)(R9*1), Y10
+	VFMADD231PD    Y12, Y10, Y6
+	VFMADD231PD    Y13, Y10, Y7
+	VBLENDPD       $0x0c, Y10, Y15, Y15
+	VFMADD231PD    Y14, Y15, Y9
+	ADDQ           AX, R12
+	VMOVUPD        (R12), Y12
+	VMOVUPD        32(R12), Y13
+	VBROADCASTF128 64(R12), Y14
+	VBROADCASTSD   56(R11), Y15
+	VFMADD231PD    Y12, Y15, Y0
+	VFMADD231PD    Y13, Y15, Y1
+	VBROADCASTSD   56(R11)(R8*1), Y10
+	VFMADD231PD    Y12, Y10, Y2
+	VFMADD231PD    Y13, Y10, Y3
+	VBLENDPD       $0x0c, Y10, Y15, Y15
+	VFMADD231PD    Y14, Y15, Y8
+	VBROADCASTSD   56(R11)(R8*2), Y15
+	VFMADD231PD    Y12, Y15, Y4
+	VFMADD231PD    Y13, Y15, Y5
+	VBROADCASTSD   56(R11)(R9*1), Y10
+	VFMADD231PD    Y12, Y10, Y6
+	VFMADD231PD    Y13, Y10, Y7
+	VBLENDPD       $0x0c, Y10, Y15, Y15
+	VFMADD231PD    Y14, Y15, Y9
+	ADDQ           AX, R12
+	ADDQ           $0x00000040, R11
+	ADDQ           $0x00000040, DI
+	DECQ           BX
+	JNZ            p4_bp2_loop
+
+p4_bp2_rest:
+	MOVQ  96(SP), BX
+	TESTQ BX, BX
+	JZ    p4_bp2_done
+
+p4_bp2_restloop:
+	VMOVUPD        (R12), Y12
+	VMOVUPD        32(R12), Y13
+	VBROADCASTF128 64(R12), Y14
+	VBROADCASTSD   (R11), Y15
+	VFMADD231PD    Y12, Y15, Y0
+	VFMADD231PD    Y13, Y15, Y1
+	VBROADCASTSD   (R11)(R8*1), Y10
+	VFMADD231PD    Y12, Y10, Y2
+	VFMADD231PD    Y13, Y10, Y3
+	VBLENDPD       $0x0c, Y10, Y15, Y15
+	VFMADD231PD    Y14, Y15, Y8
+	VBROADCASTSD   (R11)(R8*2), Y15
+	VFMADD231PD    Y12, Y15, Y4
+	VFMADD231PD    Y13, Y15, Y5
+	VBROADCASTSD   (R11)(R9*1), Y10
+	VFMADD231PD    Y12, Y10, Y6
+	VFMADD231PD    Y13, Y10, Y7
+	VBLENDPD       $0x0c, Y10, Y15, Y15
+	VFMADD231PD    Y14, Y15, Y9
+	ADDQ           AX, R12
+	ADDQ           $0x00000008, R11
+	DECQ           BX
+	JNZ            p4_bp2_restloop
+
+p4_bp2_done:
+	MOVQ       136(SP), CX
+	MOVQ       $0x00000004, BX
+	CMPQ       CX, BX
+	CMOVQGT    BX, CX
+	SUBQ       $0x04, 136(SP)
+	TESTQ      CX, CX
+	JLE        p4_sbp2_g0
+	VUNPCKLPD  Y2, Y0, Y12
+	VUNPCKHPD  Y2, Y0, Y13
+	VUNPCKLPD  Y6, Y4, Y14
+	VUNPCKHPD  Y6, Y4, Y15
+	VPERM2F128 $0x20, Y14, Y12, Y0
+	VPERM2F128 $0x20, Y15, Y13, Y2
+	VPERM2F128 $0x31, Y14, Y12, Y4
+	VPERM2F128 $0x31, Y15, Y13, Y6
+	VADDPD     (DX), Y0, Y0
+	VMOVUPD    Y0, (DX)
+	ADDQ       R8, DX
+	DECQ       CX
+	JZ         p4_sbp2_g0
+	VADDPD     (DX), Y2, Y2
+	VMOVUPD    Y2, (DX)
+	ADDQ       R8, DX
+	DECQ       CX
+	JZ         p4_sbp2_g0
+	VADDPD     (DX), Y4, Y4
+	VMOVUPD    Y4, (DX)
+	ADDQ       R8, DX
+	DECQ       CX
+	JZ         p4_sbp2_g0
+	VADDPD     (DX), Y6, Y6
+	VMOVUPD    Y6, (DX)
+	ADDQ       R8, DX
+	DECQ       CX
+	JZ         p4_sbp2_g0
+
+p4_sbp2_g0:
+	MOVQ       136(SP), CX
+	MOVQ       $0x00000004, BX
+	CMPQ       CX, BX
+	CMOVQGT    BX, CX
+	SUBQ       $0x04, 136(SP)
+	TESTQ      CX, CX
+	JLE        p4_sbp2_g1
+	VUNPCKLPD  Y3, Y1, Y12
+	VUNPCKHPD  Y3, Y1, Y13
+	VUNPCKLPD  Y7, Y5, Y14
+	VUNPCKHPD  Y7, Y5, Y15
+	VPERM2F128 $0x20, Y14, Y12, Y1
+	VPERM2F128 $0x20, Y15, Y13, Y3
+	VPERM2F128 $0x31, Y14, Y12, Y5
+	VPERM2F128 $0x31, Y15, Y13, Y7
+	VADDPD     (DX), Y1, Y1
+	VMOVUPD    Y1, (DX)
+	ADDQ       R8, DX
+	DECQ       CX
+	JZ         p4_sbp2_g1
+	VADDPD     (DX), Y3, Y3
+	VMOVUPD    Y3, (DX)
+	ADDQ       R8, DX
+	DECQ       CX
+	JZ         p4_sbp2_g1
+	VADDPD     (DX), Y5, Y5
+	VMOVUPD    Y5, (DX)
+	ADDQ       R8, DX
+	DECQ       CX
+	JZ         p4_sbp2_g1
+	VADDPD     (DX), Y7, Y7
+	VMOVUPD    Y7, (DX)
+	ADDQ       R8, DX
+	DECQ       CX
+	JZ         p4_sbp2_g1
+
+p4_sbp2_g1:
+	MOVQ       136(SP), CX
+	MOVQ       $0x00000002, BX
+	CMPQ       CX, BX
+	CMOVQGT    BX, CX
+	SUBQ       $0x02, 136(SP)
+	TESTQ      CX, CX
+	JLE        p4_sbp2_pair
+	VPERM2F128 $0x20, Y9, Y8, Y12
+	VPERM2F128 $0x31, Y9, Y8, Y13
+	VUNPCKLPD  Y13, Y12, Y14
+	VUNPCKHPD  Y13, Y12, Y15
+	VADDPD     (DX), Y14, Y14
+	VMOVUPD    Y14, (DX)
+	ADDQ       R8, DX
+	DECQ       CX
+	JZ         p4_sbp2_pair
+	VADDPD     (DX), Y15, Y15
+	VMOVUPD    Y15, (DX)
+	ADDQ       R8, DX
+	DECQ       CX
+	JZ         p4_sbp2_pair
+
+p4_sbp2_pair:
 p4_tile_next:
 	// next tile: A 4 rows down, y 4 elements on
 	LEAQ (SI)(R8*4), SI

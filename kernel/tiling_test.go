@@ -42,6 +42,10 @@ func TestTiling(t *testing.T) {
 			{512, 24, []string{"whole-row tiles of 4 rows × 3 vectors"}},
 			{1024, 24, []string{"AVX2 column panels", "tiles of 4 rows × 6 registers", "128 columns a panel", "a separate pass"}},
 			{2048, 24, []string{"the rank-one update fused"}},
+			{2048, 26, []string{"tiles of 4 rows × 7 registers, the last 2 lanes a row, two rows a register (26 lanes for 26 vectors)"}},
+			{1200, 25, []string{"tiles of 4 rows × 7 registers, the last 2 lanes a row, two rows a register (26 lanes for 25 vectors)"}},
+			{2048, 27, []string{"tiles of 4 rows × 7 registers (28 lanes for 27 vectors)"}},
+			{800, 13, []string{"tiles of 4 rows × 4 registers (16 lanes for 13 vectors)"}},
 		},
 		"neon": {
 			{2, 3, []string{"generic rows"}},

@@ -30,6 +30,7 @@ const (
 	p4kc4rest   = 112 // kc mod 4
 	p4ptile     = 120 // p at the tile's first row
 	p4umask     = 160 // the mask of the update's kc mod 4 last columns (32 bytes)
+	p4leftp     = 128 // the paired block left in the tile (0 or 1)
 )
 
 // p4slots are the frame slots of panel4AVX2 that the panels share.
@@ -179,11 +180,12 @@ func p4step(J, d int) {
 	ADDQ(p4stepxt, p4xt)
 }
 
-// p4cols writes the column loop of one block of J registers: 8 columns (a
-// cache line of each row, the next tile's line prefetched into L2) a step,
-// then the kc mod 8 rest one column a step.
-func p4cols(f *frame, J int) {
-	l := func(s string) string { return fmt.Sprintf("p4_b%d_%s", J, s) }
+// p4cols writes the column loop of one block (its labels named after
+// block): step at each column, 8 columns (a cache line of each row, the
+// next tile's line prefetched into L2) a loop, then the kc mod 8 rest one
+// column a step.
+func p4cols(f *frame, block string, step func(d int)) {
+	l := func(s string) string { return fmt.Sprintf("p4_%s_%s", block, s) }
 	MOVQ(p4tile, p4col)
 	LEAQ(Mem{Base: p4tile, Index: p4row, Scale: 4}, p4next)
 	MOVQ(f.at(p4xtb), p4xt)
@@ -191,19 +193,85 @@ func p4cols(f *frame, J int) {
 	MOVQ(f.at(p4kc8), p4steps)
 	TESTQ(p4steps, p4steps)
 	JZ(LabelRef(l("rest")))
+	alignLoop()
 	Label(l("loop"))
 	PREFETCHT1(Mem{Base: p4next})
 	PREFETCHT1(Mem{Base: p4next, Index: p4row, Scale: 1})
 	PREFETCHT1(Mem{Base: p4next, Index: p4row, Scale: 2})
 	PREFETCHT1(Mem{Base: p4next, Index: p4row3, Scale: 1})
-	steps8(func(d int) { p4step(J, d) })
+	steps8(step)
 	ADDQ(U32(64), p4col)
 	ADDQ(U32(64), p4next)
 	DECQ(p4steps)
 	JNZ(LabelRef(l("loop")))
 	Label(l("rest"))
-	restColumns(f.at(p4kcrest), p4steps, p4col, l("done"), l("restloop"), func() { p4step(J, 0) })
+	restColumns(f.at(p4kcrest), p4steps, p4col, l("done"), l("restloop"), func() { step(0) })
 	Label(l("done"))
+}
+
+// p4pairStep writes one column step of a paired block of F full registers
+// at column offset d: as p4step for the F registers (loads into Y12…), and
+// the pair register, the last two lanes of the packed row in both halves
+// of Y(12+F) (a 128-bit broadcast), multiplied by rows 0 and 1 of A in
+// one register (their broadcasts in Y15 and Y10 blended: [a0, a0, a1,
+// a1]) into Y(4F) and by rows 2 and 3 into Y(4F+1). Every lane is the
+// FMA chain the 4-lane register would compute for it.
+func p4pairStep(F, d int) {
+	for b := 0; b < F; b++ {
+		VMOVUPD(Mem{Base: p4xt, Disp: 32 * b}, ymm[12+b])
+	}
+	VBROADCASTF128(Mem{Base: p4xt, Disp: 32 * F}, ymm[12+F])
+	for pr := 0; pr < 2; pr++ {
+		for i, bc := range []VecPhysical{Y15, Y10} {
+			r := 2*pr + i
+			VBROADCASTSD(rowA(r, d, p4col), bc)
+			for b := 0; b < F; b++ {
+				VFMADD231PD(ymm[12+b], bc, ymm[F*r+b])
+			}
+		}
+		VBLENDPD(Imm(0xc), Y10, Y15, Y15)
+		VFMADD231PD(ymm[12+F], Y15, ymm[4*F+pr])
+	}
+	ADDQ(p4stepxt, p4xt)
+}
+
+// p4pairGroup adds the pair register's sums to y: r01 holds [row 0: v, v+1
+// | row 1: v, v+1] and r23 the same for rows 2 and 3; transposed, rows 0-3
+// of vector v and of v+1 are added to y (only v when one vector is left).
+func p4pairGroup(f *frame, r01, r23 VecPhysical, done string) {
+	groupCount(f.at(p4kleft), 2, done)
+	VPERM2F128(Imm(0x20), r23, r01, Y12) // [0: v, v+1 | 2: v, v+1]
+	VPERM2F128(Imm(0x31), r23, r01, Y13) // [1: v, v+1 | 3: v, v+1]
+	VUNPCKLPD(Y13, Y12, Y14)             // vector v, rows 0-3
+	VUNPCKHPD(Y13, Y12, Y15)             // vector v+1
+	for _, z := range []VecPhysical{Y14, Y15} {
+		VADDPD(Mem{Base: p4out}, z, z)
+		VMOVUPD(z, Mem{Base: p4out})
+		ADDQ(p4row, p4out)
+		DECQ(RCX)
+		JZ(LabelRef(done))
+	}
+	Label(done)
+}
+
+// p4pairBlock writes the paired block of F full registers and the pair
+// register (the tile's last block): the accumulators cleared, the column
+// loop, the F groups of 4 vectors and the pair's 1 or 2 added to y. Each
+// accumulator takes one FMA a column step, so a block of fewer than 8
+// FMAs a step waits for their latency: the panels pair only with F = 2.
+func p4pairBlock(f *frame, F int) {
+	name := fmt.Sprintf("bp%d", F)
+	Label("p4_" + name)
+	for i := 0; i < 4*F+2; i++ {
+		VXORPD(ymm[i], ymm[i], ymm[i])
+	}
+	p4cols(f, name, func(d int) { p4pairStep(F, d) })
+	for g := 0; g < F; g++ {
+		r := []VecPhysical{ymm[g], ymm[F+g], ymm[2*F+g], ymm[3*F+g]}
+		p4group(f, r, fmt.Sprintf("p4_s%s_g%d", name, g))
+	}
+	p4pairGroup(f, ymm[4*F], ymm[4*F+1], fmt.Sprintf("p4_s%s_pair", name))
+	JMP(LabelRef("p4_tile_next"))
 }
 
 // p4group adds one group of 4 vectors, the rows' sums in r[0]-r[3], to y:
@@ -283,7 +351,7 @@ func p4block(f *frame, J int, left int) {
 	for i := 0; i < 4*J; i++ {
 		VXORPD(ymm[i], ymm[i], ymm[i])
 	}
-	p4cols(f, J)
+	p4cols(f, fmt.Sprintf("b%d", J), func(d int) { p4step(J, d) })
 	ADDQ(U32(32*J), f.at(p4xtb))
 	for g := 0; g < J; g++ {
 		r := []VecPhysical{ymm[g], ymm[J+g], ymm[2*J+g], ymm[3*J+g]}
@@ -297,7 +365,7 @@ func p4block(f *frame, J int, left int) {
 // registers of vectors (g3, g2, g1 of them): the 4×4J sums of the panel's
 // columns, added to y.
 func panel4AVX2() {
-	TEXT("panel4AVX2", NOSPLIT, "func(y, a, xt []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update int)")
+	TEXT("panel4AVX2", NOSPLIT, "func(y, a, xt []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update, pair int)")
 	Comment("MulVecs for large n on AVX2 (without AVX-512): the column panels of",
 		"mulvecs_panels_avx512_amd64.s in 256-bit registers. The caller packs one panel",
 		"of kc columns of the k vectors transposed (xt[c*kp + j] = x[j*n + c0 + c],",
@@ -310,7 +378,10 @@ func panel4AVX2() {
 		"once per panel, transposed 4×4 in registers. With the rank-one update",
 		"(UpdateMulVecs), each tile's 4×kc block of A is updated in place just",
 		"before its column loops, so A is read and written once and the block is",
-		"in L1 when the loops read it.")
+		"in L1 when the loops read it. With pair ≠ 0 the tile's last block is 2 full",
+		"registers and a pair register, which holds the last two lanes of two rows",
+		"(k mod 4 = 1 or 2: 10 FMAs a column step instead of 12), after the g3, g2",
+		"and g1 blocks.")
 	f := newFrame(160)
 
 	panelsStart(f, p4slots)
@@ -343,12 +414,24 @@ func panel4AVX2() {
 	Label("p4_blocks_start")
 	blocksStart(f, p4slots)
 
+	MOVQ(U32(0), f.at(p4leftp))
+	CMPQ(arg(Param("pair")), Imm(0))
+	JEQ(LabelRef("p4_block"))
+	MOVQ(U32(1), f.at(p4leftp))
+
 	Label("p4_block")
-	nextBlock(f, p4slots, "p4_b3", "p4_b2", "p4_b1", "p4_tile_next")
+	nextBlock(f, p4slots, "p4_b3", "p4_b2", "p4_b1", "p4_pair")
 
 	p4block(f, 3, p4left3)
 	p4block(f, 2, p4left2)
 	p4block(f, 1, p4left1)
+
+	Label("p4_pair")
+	Comment("the paired block, if any")
+	CMPQ(f.at(p4leftp), Imm(0))
+	JEQ(LabelRef("p4_tile_next"))
+	MOVQ(U32(0), f.at(p4leftp))
+	p4pairBlock(f, 2)
 
 	Label("p4_tile_next")
 	Comment("next tile: A 4 rows down, y 4 elements on")
