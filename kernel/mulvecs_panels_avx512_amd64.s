@@ -336,6 +336,7 @@ p8_b3:
 	MOVQ         160(SP), AX
 	CMPQ         R11, 24(SP)
 	JAE          p8_b3u_rest
+	PCALIGN      $0x40
 
 p8_b3u_loop:
 	PREFETCHT1       (DX)
@@ -787,6 +788,7 @@ p8_b3u1:
 	MOVQ         160(SP), AX
 	CMPQ         R11, 24(SP)
 	JAE          p8_b3u1_rest
+	PCALIGN      $0x40
 
 p8_b3u1_loop:
 	PREFETCHT1       (DX)
@@ -1546,6 +1548,7 @@ p8_b3o:
 	ADDQ         $0x00000040, DX
 	CMPQ         R11, 24(SP)
 	JAE          p8_b3o_last
+	PCALIGN      $0x40
 
 p8_b3o_loop:
 	PREFETCHT1       (DX)
@@ -2344,6 +2347,7 @@ p8_b3o1:
 	ADDQ         $0x00000040, DX
 	CMPQ         R11, 24(SP)
 	JAE          p8_b3o1_last
+	PCALIGN      $0x40
 
 p8_b3o1_loop:
 	PREFETCHT1       (DX)
@@ -2825,12 +2829,13 @@ p8_b3o1_done:
 	JMP  p8_b3_sums
 
 p8_b3_p:
-	MOVQ  40(SP), R11
-	MOVQ  208(SP), R12
-	MOVQ  160(SP), AX
-	MOVQ  152(SP), CX
-	TESTQ CX, CX
-	JZ    p8_b3p_rest
+	MOVQ    40(SP), R11
+	MOVQ    208(SP), R12
+	MOVQ    160(SP), AX
+	MOVQ    152(SP), CX
+	TESTQ   CX, CX
+	JZ      p8_b3p_rest
+	PCALIGN $0x40
 
 p8_b3p_loop:
 	VMOVUPD      (R12), Z24
@@ -3176,13 +3181,14 @@ p8_b3p_done:
 	JMP p8_b3_sums
 
 p8_b3_a:
-	MOVQ  SI, R11
-	LEAQ  (SI)(R8*8), DI
-	MOVQ  208(SP), R12
-	MOVQ  160(SP), AX
-	MOVQ  152(SP), CX
-	TESTQ CX, CX
-	JZ    p8_b3a_rest
+	MOVQ    SI, R11
+	LEAQ    (SI)(R8*8), DI
+	MOVQ    208(SP), R12
+	MOVQ    160(SP), AX
+	MOVQ    152(SP), CX
+	TESTQ   CX, CX
+	JZ      p8_b3a_rest
+	PCALIGN $0x40
 
 p8_b3a_loop:
 	PREFETCHT0   (DI)
@@ -3558,6 +3564,7 @@ p8_b3h:
 	MOVQ         160(SP), AX
 	CMPQ         R11, 24(SP)
 	JAE          p8_b3hu_rest
+	PCALIGN      $0x40
 
 p8_b3hu_loop:
 	PREFETCHT1       (DX)
@@ -4009,6 +4016,7 @@ p8_b3hu1:
 	MOVQ         160(SP), AX
 	CMPQ         R11, 24(SP)
 	JAE          p8_b3hu1_rest
+	PCALIGN      $0x40
 
 p8_b3hu1_loop:
 	PREFETCHT1       (DX)
@@ -4768,6 +4776,7 @@ p8_b3ho:
 	ADDQ         $0x00000040, DX
 	CMPQ         R11, 24(SP)
 	JAE          p8_b3ho_last
+	PCALIGN      $0x40
 
 p8_b3ho_loop:
 	PREFETCHT1       (DX)
@@ -5566,6 +5575,7 @@ p8_b3ho1:
 	ADDQ         $0x00000040, DX
 	CMPQ         R11, 24(SP)
 	JAE          p8_b3ho1_last
+	PCALIGN      $0x40
 
 p8_b3ho1_loop:
 	PREFETCHT1       (DX)
@@ -6047,12 +6057,13 @@ p8_b3ho1_done:
 	JMP  p8_b3_sums
 
 p8_b3h_p:
-	MOVQ  40(SP), R11
-	MOVQ  208(SP), R12
-	MOVQ  160(SP), AX
-	MOVQ  152(SP), CX
-	TESTQ CX, CX
-	JZ    p8_b3hp_rest
+	MOVQ    40(SP), R11
+	MOVQ    208(SP), R12
+	MOVQ    160(SP), AX
+	MOVQ    152(SP), CX
+	TESTQ   CX, CX
+	JZ      p8_b3hp_rest
+	PCALIGN $0x40
 
 p8_b3hp_loop:
 	VMOVUPD      (R12), Z24
@@ -6398,13 +6409,14 @@ p8_b3hp_done:
 	JMP p8_b3_sums
 
 p8_b3h_a:
-	MOVQ  SI, R11
-	LEAQ  (SI)(R8*8), DI
-	MOVQ  208(SP), R12
-	MOVQ  160(SP), AX
-	MOVQ  152(SP), CX
-	TESTQ CX, CX
-	JZ    p8_b3ha_rest
+	MOVQ    SI, R11
+	LEAQ    (SI)(R8*8), DI
+	MOVQ    208(SP), R12
+	MOVQ    160(SP), AX
+	MOVQ    152(SP), CX
+	TESTQ   CX, CX
+	JZ      p8_b3ha_rest
+	PCALIGN $0x40
 
 p8_b3ha_loop:
 	PREFETCHT0   (DI)
@@ -6778,6 +6790,7 @@ p8_b3q:
 	MOVQ         160(SP), AX
 	CMPQ         R11, 24(SP)
 	JAE          p8_b3qu_rest
+	PCALIGN      $0x40
 
 p8_b3qu_loop:
 	PREFETCHT1       (DX)
@@ -7229,6 +7242,7 @@ p8_b3qu1:
 	MOVQ         160(SP), AX
 	CMPQ         R11, 24(SP)
 	JAE          p8_b3qu1_rest
+	PCALIGN      $0x40
 
 p8_b3qu1_loop:
 	PREFETCHT1       (DX)
@@ -7988,6 +8002,7 @@ p8_b3qo:
 	ADDQ            $0x00000040, DX
 	CMPQ            R11, 24(SP)
 	JAE             p8_b3qo_last
+	PCALIGN         $0x40
 
 p8_b3qo_loop:
 	PREFETCHT1       (DX)
@@ -8786,6 +8801,7 @@ p8_b3qo1:
 	ADDQ            $0x00000040, DX
 	CMPQ            R11, 24(SP)
 	JAE             p8_b3qo1_last
+	PCALIGN         $0x40
 
 p8_b3qo1_loop:
 	PREFETCHT1       (DX)
@@ -9267,12 +9283,13 @@ p8_b3qo1_done:
 	JMP  p8_b3q_sums
 
 p8_b3q_p:
-	MOVQ  40(SP), R11
-	MOVQ  208(SP), R12
-	MOVQ  160(SP), AX
-	MOVQ  152(SP), CX
-	TESTQ CX, CX
-	JZ    p8_b3qp_rest
+	MOVQ    40(SP), R11
+	MOVQ    208(SP), R12
+	MOVQ    160(SP), AX
+	MOVQ    152(SP), CX
+	TESTQ   CX, CX
+	JZ      p8_b3qp_rest
+	PCALIGN $0x40
 
 p8_b3qp_loop:
 	VMOVUPD         (R12), Z24
@@ -9618,13 +9635,14 @@ p8_b3qp_done:
 	JMP p8_b3q_sums
 
 p8_b3q_a:
-	MOVQ  SI, R11
-	LEAQ  (SI)(R8*8), DI
-	MOVQ  208(SP), R12
-	MOVQ  160(SP), AX
-	MOVQ  152(SP), CX
-	TESTQ CX, CX
-	JZ    p8_b3qa_rest
+	MOVQ    SI, R11
+	LEAQ    (SI)(R8*8), DI
+	MOVQ    208(SP), R12
+	MOVQ    160(SP), AX
+	MOVQ    152(SP), CX
+	TESTQ   CX, CX
+	JZ      p8_b3qa_rest
+	PCALIGN $0x40
 
 p8_b3qa_loop:
 	PREFETCHT0      (DI)
@@ -10414,6 +10432,7 @@ p8_b2:
 	MOVQ         160(SP), AX
 	CMPQ         R11, 24(SP)
 	JAE          p8_b2u_rest
+	PCALIGN      $0x40
 
 p8_b2u_loop:
 	PREFETCHT1       (DX)
@@ -10784,6 +10803,7 @@ p8_b2u1:
 	MOVQ         160(SP), AX
 	CMPQ         R11, 24(SP)
 	JAE          p8_b2u1_rest
+	PCALIGN      $0x40
 
 p8_b2u1_loop:
 	PREFETCHT1       (DX)
@@ -11143,12 +11163,13 @@ p8_b2u1_done:
 	JMP  p8_b2_sums
 
 p8_b2_p:
-	MOVQ  40(SP), R11
-	MOVQ  208(SP), R12
-	MOVQ  160(SP), AX
-	MOVQ  152(SP), CX
-	TESTQ CX, CX
-	JZ    p8_b2p_rest
+	MOVQ    40(SP), R11
+	MOVQ    208(SP), R12
+	MOVQ    160(SP), AX
+	MOVQ    152(SP), CX
+	TESTQ   CX, CX
+	JZ      p8_b2p_rest
+	PCALIGN $0x40
 
 p8_b2p_loop:
 	VMOVUPD      (R12), Z24
@@ -11413,13 +11434,14 @@ p8_b2p_done:
 	JMP p8_b2_sums
 
 p8_b2_a:
-	MOVQ  SI, R11
-	LEAQ  (SI)(R8*8), DI
-	MOVQ  208(SP), R12
-	MOVQ  160(SP), AX
-	MOVQ  152(SP), CX
-	TESTQ CX, CX
-	JZ    p8_b2a_rest
+	MOVQ    SI, R11
+	LEAQ    (SI)(R8*8), DI
+	MOVQ    208(SP), R12
+	MOVQ    160(SP), AX
+	MOVQ    152(SP), CX
+	TESTQ   CX, CX
+	JZ      p8_b2a_rest
+	PCALIGN $0x40
 
 p8_b2a_loop:
 	PREFETCHT0   (DI)
@@ -11866,6 +11888,7 @@ p8_b1:
 	MOVQ         160(SP), AX
 	CMPQ         R11, 24(SP)
 	JAE          p8_b1u_rest
+	PCALIGN      $0x40
 
 p8_b1u_loop:
 	PREFETCHT1       (DX)
@@ -12155,6 +12178,7 @@ p8_b1u1:
 	MOVQ         160(SP), AX
 	CMPQ         R11, 24(SP)
 	JAE          p8_b1u1_rest
+	PCALIGN      $0x40
 
 p8_b1u1_loop:
 	PREFETCHT1       (DX)
@@ -12433,12 +12457,13 @@ p8_b1u1_done:
 	JMP  p8_b1_sums
 
 p8_b1_p:
-	MOVQ  40(SP), R11
-	MOVQ  208(SP), R12
-	MOVQ  160(SP), AX
-	MOVQ  152(SP), CX
-	TESTQ CX, CX
-	JZ    p8_b1p_rest
+	MOVQ    40(SP), R11
+	MOVQ    208(SP), R12
+	MOVQ    160(SP), AX
+	MOVQ    152(SP), CX
+	TESTQ   CX, CX
+	JZ      p8_b1p_rest
+	PCALIGN $0x40
 
 p8_b1p_loop:
 	VMOVUPD      (R12), Z24
@@ -12622,13 +12647,14 @@ p8_b1p_done:
 	JMP p8_b1_sums
 
 p8_b1_a:
-	MOVQ  SI, R11
-	LEAQ  (SI)(R8*8), DI
-	MOVQ  208(SP), R12
-	MOVQ  160(SP), AX
-	MOVQ  152(SP), CX
-	TESTQ CX, CX
-	JZ    p8_b1a_rest
+	MOVQ    SI, R11
+	LEAQ    (SI)(R8*8), DI
+	MOVQ    208(SP), R12
+	MOVQ    160(SP), AX
+	MOVQ    152(SP), CX
+	TESTQ   CX, CX
+	JZ      p8_b1a_rest
+	PCALIGN $0x40
 
 p8_b1a_loop:
 	PREFETCHT0   (DI)
@@ -13587,6 +13613,7 @@ p6_block:
 	MOVQ         160(SP), AX
 	CMPQ         R11, 24(SP)
 	JAE          p6_b4u_rest
+	PCALIGN      $0x40
 
 p6_b4u_loop:
 	PREFETCHT1       (DX)
@@ -14007,6 +14034,7 @@ p6_b4u1:
 	MOVQ         160(SP), AX
 	CMPQ         R11, 24(SP)
 	JAE          p6_b4u1_rest
+	PCALIGN      $0x40
 
 p6_b4u1_loop:
 	PREFETCHT1       (DX)
@@ -14723,6 +14751,7 @@ p6_b4o:
 	ADDQ         $0x00000040, DX
 	CMPQ         R11, 24(SP)
 	JAE          p6_b4o_last
+	PCALIGN      $0x40
 
 p6_b4o_loop:
 	PREFETCHT1       (DX)
@@ -15470,6 +15499,7 @@ p6_b4o1:
 	ADDQ         $0x00000040, DX
 	CMPQ         R11, 24(SP)
 	JAE          p6_b4o1_last
+	PCALIGN      $0x40
 
 p6_b4o1_loop:
 	PREFETCHT1       (DX)
@@ -15912,12 +15942,13 @@ p6_b4o1_done:
 	JMP  p6_b4_sums
 
 p6_b4_p:
-	MOVQ  40(SP), R11
-	MOVQ  208(SP), R12
-	MOVQ  160(SP), AX
-	MOVQ  152(SP), CX
-	TESTQ CX, CX
-	JZ    p6_b4p_rest
+	MOVQ    40(SP), R11
+	MOVQ    208(SP), R12
+	MOVQ    160(SP), AX
+	MOVQ    152(SP), CX
+	TESTQ   CX, CX
+	JZ      p6_b4p_rest
+	PCALIGN $0x40
 
 p6_b4p_loop:
 	VMOVUPD      (R12), Z24
@@ -16254,13 +16285,14 @@ p6_b4p_done:
 	JMP p6_b4_sums
 
 p6_b4_a:
-	MOVQ  SI, R11
-	LEAQ  (SI)(R9*2), DI
-	MOVQ  208(SP), R12
-	MOVQ  160(SP), AX
-	MOVQ  152(SP), CX
-	TESTQ CX, CX
-	JZ    p6_b4a_rest
+	MOVQ    SI, R11
+	LEAQ    (SI)(R9*2), DI
+	MOVQ    208(SP), R12
+	MOVQ    160(SP), AX
+	MOVQ    152(SP), CX
+	TESTQ   CX, CX
+	JZ      p6_b4a_rest
+	PCALIGN $0x40
 
 p6_b4a_loop:
 	PREFETCHT0   (DI)
@@ -16625,6 +16657,7 @@ p6_b4h:
 	MOVQ         160(SP), AX
 	CMPQ         R11, 24(SP)
 	JAE          p6_b4hu_rest
+	PCALIGN      $0x40
 
 p6_b4hu_loop:
 	PREFETCHT1       (DX)
@@ -17045,6 +17078,7 @@ p6_b4hu1:
 	MOVQ         160(SP), AX
 	CMPQ         R11, 24(SP)
 	JAE          p6_b4hu1_rest
+	PCALIGN      $0x40
 
 p6_b4hu1_loop:
 	PREFETCHT1       (DX)
@@ -17761,6 +17795,7 @@ p6_b4ho:
 	ADDQ         $0x00000040, DX
 	CMPQ         R11, 24(SP)
 	JAE          p6_b4ho_last
+	PCALIGN      $0x40
 
 p6_b4ho_loop:
 	PREFETCHT1       (DX)
@@ -18508,6 +18543,7 @@ p6_b4ho1:
 	ADDQ         $0x00000040, DX
 	CMPQ         R11, 24(SP)
 	JAE          p6_b4ho1_last
+	PCALIGN      $0x40
 
 p6_b4ho1_loop:
 	PREFETCHT1       (DX)
@@ -18950,12 +18986,13 @@ p6_b4ho1_done:
 	JMP  p6_b4_sums
 
 p6_b4h_p:
-	MOVQ  40(SP), R11
-	MOVQ  208(SP), R12
-	MOVQ  160(SP), AX
-	MOVQ  152(SP), CX
-	TESTQ CX, CX
-	JZ    p6_b4hp_rest
+	MOVQ    40(SP), R11
+	MOVQ    208(SP), R12
+	MOVQ    160(SP), AX
+	MOVQ    152(SP), CX
+	TESTQ   CX, CX
+	JZ      p6_b4hp_rest
+	PCALIGN $0x40
 
 p6_b4hp_loop:
 	VMOVUPD      (R12), Z24
@@ -19292,13 +19329,14 @@ p6_b4hp_done:
 	JMP p6_b4_sums
 
 p6_b4h_a:
-	MOVQ  SI, R11
-	LEAQ  (SI)(R9*2), DI
-	MOVQ  208(SP), R12
-	MOVQ  160(SP), AX
-	MOVQ  152(SP), CX
-	TESTQ CX, CX
-	JZ    p6_b4ha_rest
+	MOVQ    SI, R11
+	LEAQ    (SI)(R9*2), DI
+	MOVQ    208(SP), R12
+	MOVQ    160(SP), AX
+	MOVQ    152(SP), CX
+	TESTQ   CX, CX
+	JZ      p6_b4ha_rest
+	PCALIGN $0x40
 
 p6_b4ha_loop:
 	PREFETCHT0   (DI)
@@ -19661,6 +19699,7 @@ p6_b4q:
 	MOVQ         160(SP), AX
 	CMPQ         R11, 24(SP)
 	JAE          p6_b4qu_rest
+	PCALIGN      $0x40
 
 p6_b4qu_loop:
 	PREFETCHT1       (DX)
@@ -20081,6 +20120,7 @@ p6_b4qu1:
 	MOVQ         160(SP), AX
 	CMPQ         R11, 24(SP)
 	JAE          p6_b4qu1_rest
+	PCALIGN      $0x40
 
 p6_b4qu1_loop:
 	PREFETCHT1       (DX)
@@ -20797,6 +20837,7 @@ p6_b4qo:
 	ADDQ            $0x00000040, DX
 	CMPQ            R11, 24(SP)
 	JAE             p6_b4qo_last
+	PCALIGN         $0x40
 
 p6_b4qo_loop:
 	PREFETCHT1       (DX)
@@ -21544,6 +21585,7 @@ p6_b4qo1:
 	ADDQ            $0x00000040, DX
 	CMPQ            R11, 24(SP)
 	JAE             p6_b4qo1_last
+	PCALIGN         $0x40
 
 p6_b4qo1_loop:
 	PREFETCHT1       (DX)
@@ -21986,12 +22028,13 @@ p6_b4qo1_done:
 	JMP  p6_b4q_sums
 
 p6_b4q_p:
-	MOVQ  40(SP), R11
-	MOVQ  208(SP), R12
-	MOVQ  160(SP), AX
-	MOVQ  152(SP), CX
-	TESTQ CX, CX
-	JZ    p6_b4qp_rest
+	MOVQ    40(SP), R11
+	MOVQ    208(SP), R12
+	MOVQ    160(SP), AX
+	MOVQ    152(SP), CX
+	TESTQ   CX, CX
+	JZ      p6_b4qp_rest
+	PCALIGN $0x40
 
 p6_b4qp_loop:
 	VMOVUPD         (R12), Z24
@@ -22328,13 +22371,14 @@ p6_b4qp_done:
 	JMP p6_b4q_sums
 
 p6_b4q_a:
-	MOVQ  SI, R11
-	LEAQ  (SI)(R9*2), DI
-	MOVQ  208(SP), R12
-	MOVQ  160(SP), AX
-	MOVQ  152(SP), CX
-	TESTQ CX, CX
-	JZ    p6_b4qa_rest
+	MOVQ    SI, R11
+	LEAQ    (SI)(R9*2), DI
+	MOVQ    208(SP), R12
+	MOVQ    160(SP), AX
+	MOVQ    152(SP), CX
+	TESTQ   CX, CX
+	JZ      p6_b4qa_rest
+	PCALIGN $0x40
 
 p6_b4qa_loop:
 	PREFETCHT0      (DI)

@@ -57,9 +57,10 @@ tile6_group:
 	VPXORQ Z23, Z23, Z23
 
 	// BX = whole 8-column blocks
-	MOVQ CX, BX
-	SHRQ $0x03, BX
-	JZ   tile6_tail
+	MOVQ    CX, BX
+	SHRQ    $0x03, BX
+	JZ      tile6_tail
+	PCALIGN $0x40
 
 tile6_loop:
 	// rows i < 4 of this block of 8 columns
@@ -281,9 +282,10 @@ tile5_group:
 	VPXORQ Z19, Z19, Z19
 
 	// BX = whole 8-column blocks
-	MOVQ CX, BX
-	SHRQ $0x03, BX
-	JZ   tile5_tail
+	MOVQ    CX, BX
+	SHRQ    $0x03, BX
+	JZ      tile5_tail
+	PCALIGN $0x40
 
 tile5_loop:
 	// rows i < 4 of this block of 8 columns
@@ -489,9 +491,10 @@ tile4_group:
 	VPXORQ Z15, Z15, Z15
 
 	// BX = whole 8-column blocks
-	MOVQ CX, BX
-	SHRQ $0x03, BX
-	JZ   tile4_tail
+	MOVQ    CX, BX
+	SHRQ    $0x03, BX
+	JZ      tile4_tail
+	PCALIGN $0x40
 
 tile4_loop:
 	// rows i < 4 of this block of 8 columns

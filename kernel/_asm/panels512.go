@@ -280,6 +280,7 @@ func (t tileKind) columns(f *frame, J int, last lastReg, copied bool, l func(str
 	MOVQ(f.at(p8kc8), RCX)
 	TESTQ(RCX, RCX)
 	JZ(LabelRef(l("rest")))
+	alignLoop()
 	Label(l("loop"))
 	if !copied {
 		t.prefetchRows(func(m Op) { PREFETCHT0(m) }, 0, RDI)
@@ -350,6 +351,7 @@ func (t tileKind) copySetup(f *frame, onebuf bool) {
 // steps past its rows), and the pointers moved on 8 columns while R11 is
 // below endp.
 func (t tileKind) copyLoop(f *frame, J int, last lastReg, upd rowUpdate, loop string) {
+	alignLoop()
 	Label(loop)
 	t.prefetchRows(func(m Op) { PREFETCHT1(m) }, 0, RDX)
 	t.prefetchRows(func(m Op) { PREFETCHT0(m) }, 64, RDI)

@@ -77,6 +77,7 @@ func tileRows(v int) {
 	SHRQ(Imm(3), RBX)
 	JZ(LabelRef(l("tail")))
 
+	alignLoop()
 	Label(l("loop"))
 	Comment("rows i < 4 of this block of 8 columns")
 	for r, z := range rowLoads {
