@@ -244,14 +244,7 @@ func p4pairGroup(f *frame, r01, r23 VecPhysical, done string) {
 	VPERM2F128(Imm(0x31), r23, r01, Y13) // [1: v, v+1 | 3: v, v+1]
 	VUNPCKLPD(Y13, Y12, Y14)             // vector v, rows 0-3
 	VUNPCKHPD(Y13, Y12, Y15)             // vector v+1
-	for _, z := range []VecPhysical{Y14, Y15} {
-		VADDPD(Mem{Base: p4out}, z, z)
-		VMOVUPD(z, Mem{Base: p4out})
-		ADDQ(p4row, p4out)
-		DECQ(RCX)
-		JZ(LabelRef(done))
-	}
-	Label(done)
+	p4addRows([]VecPhysical{Y14, Y15}, done)
 }
 
 // p4pairBlock writes the paired block of F full registers and the pair
@@ -288,6 +281,13 @@ func p4group(f *frame, r []VecPhysical, done string) {
 	VPERM2F128(Imm(0x20), Y15, Y13, r[1])
 	VPERM2F128(Imm(0x31), Y14, Y12, r[2])
 	VPERM2F128(Imm(0x31), Y15, Y13, r[3])
+	p4addRows(r, done)
+}
+
+// p4addRows adds the sums of one vector's 4 rows in each register of r to
+// y at DX, a vector apart, for the CX vectors left of them (CX ≥ 1), and
+// goes on at done.
+func p4addRows(r []VecPhysical, done string) {
 	for _, z := range r {
 		VADDPD(Mem{Base: p4out}, z, z)
 		VMOVUPD(z, Mem{Base: p4out})
