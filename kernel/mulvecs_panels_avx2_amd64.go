@@ -159,11 +159,10 @@ func b2i(b bool) int {
 // The rows of a start at the panel's first column; xt is the packed panel
 // (packPanel), 4·(3·g3+2·g2+g1+3·pair) = kp ≥ k, with pair = 1 (k mod 4
 // = 1 or 2) when the tile ends in the paired block (panelBlocksAVX2), 0
-// otherwise. len(a) ≥ (4·tiles−1)·n+kc, len(xt) ≥
-// kc·kp, len(y) ≥ (k−1)·n+4·tiles; tiles, kc ≥ 1. With update ≠ 0 it
-// first applies, per tile, a[(4t+r)*n+c] = fma(β·p[4t+r], v[c],
-// α·a[(4t+r)*n+c]) for c < kc (len(p) ≥ 4·tiles, len(v) ≥ kc); p and v are
-// unused otherwise.
+// otherwise. len(a) ≥ (4·tiles−1)·n+kc, len(xt) ≥ kc·kp, len(y) ≥
+// (k−1)·n+4·tiles; tiles, kc ≥ 1. With update ≠ 0 it first applies, per
+// tile, a[(4t+r)*n+c] = fma(β·p[4t+r], v[c], α·a[(4t+r)*n+c]) for c < kc
+// (len(p) ≥ 4·tiles, len(v) ≥ kc); p and v are unused otherwise.
 //
 //go:noescape
 func panel4AVX2(y, a, xt []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update, pair int)
