@@ -78,17 +78,19 @@ func TestPanelPairSameBits(t *testing.T) {
 // full registers and the pair) against the 4-lane register, on the AVX2
 // path: every row remainder of the 4-row tiles, k with the paired block
 // alone (9, 10) and after blocks of 2 (17), 3 (22), 2+2 (26) and 3+2 (30),
-// and k that keep the 4-lane register (5, 13).
+// k that keep the 4-lane register (5, 13), and a second batch of vectors
+// that pairs (265: panelMaxLanes, then 9).
 func TestPanelPairSameBitsAVX2(t *testing.T) {
 	if !startAVX2 {
 		t.Skip("no AVX2")
 	}
 	defer setPath(pathSpec{avx2: true})()
-	ns := []int{768, 769, 770, 771}
+	ns, ks := []int{768, 769, 770, 771}, []int{5, 9, 10, 13, 17, 22, 26, 30}
 	if !testing.Short() {
 		ns = append(ns, 1031, 1543)
+		ks = append(ks, panelMaxLanes+9)
 	}
-	testPanelPairs(t, ns, []int{5, 9, 10, 13, 17, 22, 26, 30}, &avx2PanelPairs, "in a register of 4")
+	testPanelPairs(t, ns, ks, &avx2PanelPairs, "in a register of 4")
 }
 
 // testPanelPairs compares the results of MulVecs and UpdateMulVecs with
@@ -99,6 +101,9 @@ func testPanelPairs(t *testing.T, ns, ks []int, pairs *bool, unpaired string) {
 	r := rand.New(rand.NewPCG(12, 13))
 	for _, n := range ns {
 		for _, k := range ks {
+			if k > panelMaxLanes && n > ns[0] {
+				continue // two batches once, at the first n
+			}
 			for i, kind := range []int{kindUniform, kindHuge} {
 				special := i == 1
 				var a, x, p, v []float64

@@ -5,11 +5,12 @@
 
 // ZHALF runs one half of a round (4 of the 8 lanes) of zigguratAVX2: the
 // state words s0-s3 of those lanes step on, and the frame at BX receives
-// their draws r (at roff), layer indices j (at ioff) and deviates d = u·x[j]
-// (at doff); DX gets the bits of the lanes with |d| < x[j+1]. Y8-Y15, AX
-// scratch; x at R12. The pairs x[j], x[j+1] are one 16-byte load a lane:
+// their draws r (at roff) and deviates d = u·x[j] (at doff); DX gets the
+// bits of the lanes with |d| < x[j+1]. Y8-Y15, AX scratch; x at R12. The
+// layer index j = r & 255 of a lane is the low byte of its r, read back
+// from the frame; the pairs x[j], x[j+1] are one 16-byte load a lane:
 // lanes 0 and 2 in Y11, 1 and 3 in Y12, parted by unpacking.
-#define ZHALF(s0, s1, s2, s3, roff, ioff, doff) \
+#define ZHALF(s0, s1, s2, s3, roff, doff) \
 	VPADDQ      s3, s0, Y8          \
 	VPSLLQ      $23, Y8, Y9         \
 	VPSRLQ      $41, Y8, Y8         \
@@ -25,18 +26,16 @@
 	VPSRLQ      $19, s3, s3         \
 	VPOR        Y9, s3, s3          \
 	VMOVDQU     Y8, roff(BX)        \
-	VPAND       192(BX), Y8, Y9     \
-	VMOVDQU     Y9, ioff(BX)        \
 	VPSRLQ      $12, Y8, Y10        \
 	VPOR        224(BX), Y10, Y10   \
 	VSUBPD      256(BX), Y10, Y10   \
-	MOVQ        ioff(BX), AX        \
+	MOVBQZX     roff(BX), AX        \
 	VMOVUPD     (R12)(AX*8), X11    \
-	MOVQ        (ioff+8)(BX), DX    \
+	MOVBQZX     (roff+8)(BX), DX    \
 	VMOVUPD     (R12)(DX*8), X12    \
-	MOVQ        (ioff+16)(BX), AX   \
+	MOVBQZX     (roff+16)(BX), AX   \
 	VMOVUPD     (R12)(AX*8), X13    \
-	MOVQ        (ioff+24)(BX), DX   \
+	MOVBQZX     (roff+24)(BX), DX   \
 	VMOVUPD     (R12)(DX*8), X14    \
 	VINSERTF128 $1, X13, Y11, Y11   \
 	VINSERTF128 $1, X14, Y12, Y12   \
@@ -66,9 +65,9 @@
 //
 // Registers: DI, R13 z and len(z); SI, R10 rej and len(rej); R8, R9 acc and
 // nrej; R11 the live lanes m; R12 x; R14 the prefetch base (ZIG_ARGS); CX
-// the accepted lanes' bits; BX the frame: d (0), r (64), j (128) of the
-// round, and the constants 255 (192), the exponent of [2, 4) (224), 3.0
-// (256) and the mask of all but the sign (288), 4 quadwords each.
+// the accepted lanes' bits; BX the frame: d (0) and r (64) of the round,
+// and the constants the exponent of [2, 4) (224), 3.0 (256) and the mask
+// of all but the sign (288), 4 quadwords each.
 //
 // BX is aligned to 64 bytes in the frame, so that no 32-byte store to it
 // straddles two cache lines (such a store forwards to the loads after it
@@ -76,7 +75,6 @@
 TEXT ·zigguratAVX2(SB), NOSPLIT, $384-80
 	LEAQ    63(SP), BX
 	ANDQ    $~63, BX
-	BCAST4Q($255, 192)
 	BCAST4Q($0x4000000000000000, 224)
 	BCAST4Q($0x4008000000000000, 256)
 	BCAST4Q($0x7fffffffffffffff, 288)
@@ -106,9 +104,9 @@ z2_round:
 	CMOVQGT AX, R11
 
 	PREFETCHT0 (R14)(R8*8)
-	ZHALF(Y0, Y2, Y4, Y6, 64, 128, 0)
+	ZHALF(Y0, Y2, Y4, Y6, 64, 0)
 	MOVQ DX, CX
-	ZHALF(Y1, Y3, Y5, Y7, 96, 160, 32)
+	ZHALF(Y1, Y3, Y5, Y7, 96, 32)
 	SHLQ $4, DX
 	ORQ  DX, CX
 
