@@ -121,10 +121,6 @@ p4_blocks_start:
 	MOVQ k+104(FP), AX
 	MOVQ AX, 136(SP)
 	MOVQ 152(SP), DX
-	MOVQ $0x00000000, 32(SP)
-	CMPQ pair+208(FP), $0x00
-	JEQ  p4_block
-	MOVQ $0x00000001, 32(SP)
 
 p4_block:
 	CMPQ 88(SP), $0x00
@@ -892,10 +888,9 @@ p4_s1_g0:
 	JMP p4_block
 
 p4_pair:
-	// the paired block, if any
-	CMPQ    32(SP), $0x00
+	// the paired block, if any: the tile's last (it goes on at the next tile)
+	CMPQ    pair+208(FP), $0x00
 	JEQ     p4_tile_next
-	MOVQ    $0x00000000, 32(SP)
 	VXORPD  Y0, Y0, Y0
 	VXORPD  Y1, Y1, Y1
 	VXORPD  Y2, Y2, Y2

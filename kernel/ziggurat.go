@@ -28,14 +28,14 @@ func ZigUniform(r uint64) float64 {
 // ziggurat. Rounds run while acc + nrej < len(z) and nrej + ZigLanes ≤
 // len(rej), so the caller finishes z[acc:acc+nrej] from rej and calls again
 // for the rest. Every path gives the same results, bit for bit, for the
-// same state; AVX-512 runs the lanes in one register, the others one lane
-// after another. z[acc:] and rej[nrej:] are scratch: a path may write them
-// (AVX-512 stores a round's lanes as a whole register where the slices
-// have room for 8), so only z[:acc] and rej[:nrej] are results. x holds
-// the layers' edges, x[j+1] < x[j] the inner one (the form of the test
-// needs no table of ratios x[j+1]/x[j]: AVX-512 reads x[j] and x[j+1] of a
-// lane in one 16-byte load instead of gathering two tables). len(rej) ≥
-// ZigLanes.
+// same state; AVX-512 runs the lanes in one register, AVX2 in two, the
+// others one lane after another. z[acc:] and rej[nrej:] are scratch: a
+// path may write them (AVX-512 stores a round's lanes as a whole register
+// where the slices have room for 8), so only z[:acc] and rej[:nrej] are
+// results. x holds the layers' edges, x[j+1] < x[j] the inner one (the
+// form of the test needs no table of ratios x[j+1]/x[j]: AVX-512 reads
+// x[j] and x[j+1] of a lane in one 16-byte load instead of gathering two
+// tables). len(rej) ≥ ZigLanes.
 func Ziggurat(z []float64, s *[4 * ZigLanes]uint64, x *[257]float64, rej []uint64) (acc, nrej int) {
 	if len(rej) < ZigLanes {
 		panic("kernel: short rej")

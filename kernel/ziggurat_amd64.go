@@ -14,10 +14,10 @@ func ziggurat(z []float64, s *[4 * ZigLanes]uint64, x *[257]float64, rej []uint6
 
 // zigguratAVX512 is zigguratGeneric with the 8 lanes in one register each
 // of the four state words: each lane's x[j] and x[j+1] are one 16-byte load
-// (faster than two gathers), and the accepted
-// deviates and the rejected draws are compressed in lane order and stored
-// as whole registers while z and rej have room for 8 after them, under a
-// mask in the last round. len(z) ≥ 1, len(rej) ≥ 8.
+// (faster than two gathers), and the accepted deviates and the rejected
+// draws are compressed in lane order and stored as whole registers while
+// len(z) − acc − nrej ≥ 8 and len(rej) − nrej ≥ 8, under a mask in the
+// last round. len(z) ≥ 1, len(rej) ≥ 8.
 //
 //go:noescape
 func zigguratAVX512(z []float64, s *[4 * ZigLanes]uint64, x *[257]float64, rej []uint64) (acc, nrej int)

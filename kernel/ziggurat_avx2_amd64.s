@@ -66,7 +66,7 @@
 // Registers: DI, R13 z and len(z); SI, R10 rej and len(rej); R8, R9 acc and
 // nrej; R11 the live lanes m; R12 x; R14 the prefetch base (ZIG_ARGS); CX
 // the accepted lanes' bits; BX the frame: d (0) and r (64) of the round,
-// and the constants the exponent of [2, 4) (224), 3.0 (256) and the mask
+// and the constants: the exponent of [2, 4) (224), 3.0 (256) and the mask
 // of all but the sign (288), 4 quadwords each.
 //
 // BX is aligned to 64 bytes in the frame, so that no 32-byte store to it

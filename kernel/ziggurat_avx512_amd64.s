@@ -19,7 +19,8 @@
 // into Z14, and one unpack of the low and one of the high elements parts
 // them into x[j] and x[j+1] in lane order. The layer index j = r & 255 is
 // the low byte of r, which a round stores (R11: a slot of one cache line)
-// and reads back byte by byte into AX-DX for the loads' addresses.
+// and reads back byte by byte into AX-DX for the loads' addresses. Scratch:
+// AX, BX, CX, DX, Z9 and Z12.
 #define ZROUND \
 	VPADDQ        Z3, Z0, Z8                \
 	VPROLQ        $23, Z8, Z8               \
@@ -70,18 +71,18 @@
 //
 // A round with all 8 lanes live (m = 8; all but the last of a fill) stores
 // the compressed deviates and draws as whole registers: z has room for 8
-// after acc (acc + nrej + 8 ≤ len(z)) and rej for 8 after nrej, and the
-// lanes past the counts are written over by the next round or finished by
-// the caller. A round of fewer live lanes stores under the mask of the
-// first popcount lanes (a compress straight to memory is slow on AMD).
+// after acc (acc + nrej + 8 ≤ len(z)) and rej for 8 after nrej; the lanes
+// past the counts are scratch (z's are written over by the next round or by
+// the caller's slow path). A round of fewer live lanes stores under the mask
+// of the first popcount lanes (a compress straight to memory is slow on AMD).
 //
 // The slot at R11 is aligned to 64 bytes in the frame whatever the stack
 // pointer's alignment: a store that straddles two lines forwards to the
 // loads after it only after it reaches the cache, which made the speed of
 // a round depend on the caller's stack depth. r goes into the slot as two
-// 32-byte stores: on the Intel Xeon measured a 64-byte store did not
-// forward to the 8-byte loads of its upper half, and each round waited for
-// the store to reach the cache.
+// 32-byte stores: on some Intel Xeons a 64-byte store does not forward to
+// the narrower loads of its upper half, and each round would wait for the
+// store to reach the cache (docs/performance.md).
 TEXT ·zigguratAVX512(SB), NOSPLIT, $128-80
 	MOVQ      s+24(FP), AX
 	VMOVDQU64 (AX), Z0

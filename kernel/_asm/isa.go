@@ -336,8 +336,8 @@ func (v isa) tail(op, after string, mask VecPhysical) {
 
 // alignLoop pads the code to a 64-byte boundary (PCALIGN) before a hot
 // loop's label, so that the loop's speed does not depend on how much code
-// comes before it (docs/performance.md: a few bytes added to a kernel's
-// start once slowed its widest loop on Zen 4).
+// comes before it (docs/performance.md, "Zen 4, 2026-12-04, second
+// session").
 func alignLoop() {
 	Instruction(&ir.Instruction{Opcode: "PCALIGN", Operands: []Op{Imm(64)}})
 }

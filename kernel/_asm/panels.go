@@ -30,7 +30,6 @@ const (
 	p4kc4rest   = 112 // kc mod 4
 	p4ptile     = 120 // p at the tile's first row
 	p4umask     = 160 // the mask of the update's kc mod 4 last columns (32 bytes)
-	p4leftp     = 128 // the paired block left in the tile (0 or 1)
 )
 
 // p4slots are the frame slots of panel4AVX2 that the panels share.
@@ -209,13 +208,13 @@ func p4cols(f *frame, block string, step func(d int)) {
 	Label(l("done"))
 }
 
-// p4pairStep writes one column step of a paired block of F full registers
-// at column offset d: as p4step for the F registers (loads into Y12…), and
-// the pair register, the last two lanes of the packed row in both halves
-// of Y(12+F) (a 128-bit broadcast), multiplied by rows 0 and 1 of A in
-// one register (their broadcasts in Y15 and Y10 blended: [a0, a0, a1,
-// a1]) into Y(4F) and by rows 2 and 3 into Y(4F+1). Every lane is the
-// FMA chain the 4-lane register would compute for it.
+// p4pairStep writes one column step of a paired block of F full registers at
+// column offset d: as p4step for the F registers (loads into Y12…), and the
+// pair register, the first two lanes of the packed row's last register in
+// both halves of Y(12+F) (a 128-bit broadcast), multiplied by rows 0 and 1 of
+// A in one register (their broadcasts in Y15 and Y10 blended: [a0, a0, a1,
+// a1]) into Y(4F) and by rows 2 and 3 into Y(4F+1). Every lane is the FMA
+// chain the 4-lane register would compute for it.
 func p4pairStep(F, d int) {
 	for b := 0; b < F; b++ {
 		VMOVUPD(Mem{Base: p4xt, Disp: 32 * b}, ymm[12+b])
@@ -253,6 +252,9 @@ func p4pairGroup(f *frame, r01, r23 VecPhysical, done string) {
 // accumulator takes one FMA a column step, so a block of fewer than 8
 // FMAs a step waits for their latency: the panels pair only with F = 2.
 func p4pairBlock(f *frame, F int) {
+	if F > 2 {
+		panic("p4pairBlock: more than 2 full registers leave no register for the pair's loads")
+	}
 	name := fmt.Sprintf("bp%d", F)
 	Label("p4_" + name)
 	for i := 0; i < 4*F+2; i++ {
@@ -363,7 +365,7 @@ func p4block(f *frame, J int, left int) {
 // panel4AVX2 writes panel4AVX2: for each tile of 4 rows, the rank-one
 // update of its block (with update ≠ 0), then each block of J = 3, 2 or 1
 // registers of vectors (g3, g2, g1 of them): the 4×4J sums of the panel's
-// columns, added to y.
+// columns, added to y; with pair ≠ 0 the paired block last (p4pairBlock).
 func panel4AVX2() {
 	TEXT("panel4AVX2", NOSPLIT, "func(y, a, xt []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update, pair int)")
 	Comment("MulVecs for large n on AVX2 (without AVX-512): the column panels of",
@@ -414,11 +416,6 @@ func panel4AVX2() {
 	Label("p4_blocks_start")
 	blocksStart(f, p4slots)
 
-	MOVQ(U32(0), f.at(p4leftp))
-	CMPQ(arg(Param("pair")), Imm(0))
-	JEQ(LabelRef("p4_block"))
-	MOVQ(U32(1), f.at(p4leftp))
-
 	Label("p4_block")
 	nextBlock(f, p4slots, "p4_b3", "p4_b2", "p4_b1", "p4_pair")
 
@@ -427,10 +424,9 @@ func panel4AVX2() {
 	p4block(f, 1, p4left1)
 
 	Label("p4_pair")
-	Comment("the paired block, if any")
-	CMPQ(f.at(p4leftp), Imm(0))
+	Comment("the paired block, if any: the tile's last (it goes on at the next tile)")
+	CMPQ(arg(Param("pair")), Imm(0))
 	JEQ(LabelRef("p4_tile_next"))
-	MOVQ(U32(0), f.at(p4leftp))
 	p4pairBlock(f, 2)
 
 	Label("p4_tile_next")
