@@ -11,7 +11,8 @@ func SetLowRankSplit(flops float64, cols int) (restore func()) {
 }
 
 // DrawsAheadEarly reports whether o's pool draws the next generation's
-// deviates during the sampling of the current one (drawAheadEarly).
+// deviates during the sampling of the current one (drawAheadEarly): at
+// once, or carried by the sampling's call once its ranges are done.
 func DrawsAheadEarly(o *Optimizer) bool {
 	return o.drawsDuringSampling() && o.drawsAhead()
 }

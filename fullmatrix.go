@@ -81,6 +81,7 @@ type fullMatrix struct {
 	stepState kernel.StepState
 	stepRates kernel.StepRates
 	rankOne   kernel.RankOne
+	place     placement // samplePlaceSplit's, for the pool's job
 
 	// scanned says norms holds the row norms of Ã from a scan made since
 	// the last change of A (stdDevs then reads them instead of A).
@@ -223,6 +224,10 @@ func (d *fullMatrix) drawsAhead(lambda int) bool { return d.samplingSplits(lambd
 // threadMinN, every generation.
 func (d *fullMatrix) samplingSplits(int) bool { return d.n >= threadMinN }
 
+// splitsInOneCall reports true: the sampling is one call of the pool
+// (rowThreads.sample), with the pending update.
+func (d *fullMatrix) splitsInOneCall() bool { return true }
+
 // sample computes Ã·z_i for the population with one kernel call, applying
 // the pending update in the same pass, and scales the results by s.
 func (d *fullMatrix) sample(y, z []float64, k int) {
@@ -234,15 +239,43 @@ func (d *fullMatrix) sample(y, z []float64, k int) {
 // sampleUnscaled is sample without the scaling by s, which it returns.
 func (d *fullMatrix) sampleUnscaled(y, z []float64, k int) (s float64) {
 	n := d.n
+	if split, _ := d.sampleSplit(y, z, k, nil); split {
+		return d.scale
+	}
 	if d.pend {
-		if d.threads == nil || !d.threads.sample(true, y, d.a, n, d.pendAlpha, d.pendBeta, d.p, d.pendQ, z, k) {
-			kernel.UpdateMulVecsWork(y, d.a, n, d.pendAlpha, d.pendBeta, d.p, d.pendQ, z, k, d.work)
-		}
+		kernel.UpdateMulVecsWork(y, d.a, n, d.pendAlpha, d.pendBeta, d.p, d.pendQ, z, k, d.work)
 		d.pend = false
-	} else if d.threads == nil || !d.threads.sample(false, y, d.a, n, 0, 0, nil, nil, z, k) {
+	} else {
 		kernel.MulVecsWork(y, d.a, n, z, k, d.work)
 	}
 	return d.scale
+}
+
+// sampleSplit is sampleUnscaled over the pool, with pl each range placing
+// its rows of the candidates (rowThreads.sample); it reports whether the
+// sampling split (else it computed nothing) and whether the placed
+// candidates are finite.
+func (d *fullMatrix) sampleSplit(y, z []float64, k int, pl *placement) (split, finite bool) {
+	if d.threads == nil {
+		return false, false
+	}
+	if d.pend {
+		split, finite = d.threads.sample(true, y, d.a, d.n, d.pendAlpha, d.pendBeta, d.p, d.pendQ, z, k, pl)
+		if split {
+			d.pend = false
+		}
+		return split, finite
+	}
+	return d.threads.sample(false, y, d.a, d.n, 0, 0, nil, nil, z, k, pl)
+}
+
+// samplePlaceSplit is sampleSplit with the placement x_i = m + σ·s·y_i,
+// y_i ← s·y_i (the bits of sampleUnscaled and population.place).
+func (d *fullMatrix) samplePlaceSplit(x, y, z []float64, k int, m []float64, sigma float64) (split, finite bool) {
+	d.place = placement{x: x, m: m, sigma: sigma, s: d.scale}
+	split, finite = d.sampleSplit(y, z, k, &d.place)
+	d.place = placement{}
+	return split, finite
 }
 
 // samplePlace is sampleUnscaled (one goroutine) and the placement of the

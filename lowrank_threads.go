@@ -44,6 +44,10 @@ func (d *lowRank) drawsAhead(lambda int) bool {
 // the run's first windows.
 func (d *lowRank) samplingSplits(lambda int) bool { return d.splits(max(d.k, 1), lambda) }
 
+// splitsInOneCall reports false: the sampling's two passes are two calls
+// of the pool.
+func (d *lowRank) splitsInOneCall() bool { return false }
+
 // lowRankDrawsAhead is drawsAhead for cfg, before the distribution exists
 // (runMemory counts the buffer).
 func lowRankDrawsAhead(cfg *Config, lambda int) bool {

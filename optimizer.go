@@ -118,10 +118,16 @@ func (o *Optimizer) sample() bool {
 		fillPopulation(o.src, p.z)
 	}
 	o.drawAheadEarly()
-	// The full matrix at small n: sampling and placement in one kernel
-	// call where the kernel has it (the same bits as the calls below).
-	if d, ok := o.dist.(*fullMatrix); ok && o.inj == nil && o.margin == nil && d.threads == nil && kernel.StepFused(d.n) {
-		return o.placed(d.samplePlace(p.x, p.y, p.z, p.lambda, o.m, o.step.sigma))
+	// The full matrix: at small n sampling and placement in one kernel
+	// call where the kernel has it; split over the pool, each range of
+	// rows placed once computed (the same bits as the calls below).
+	if d, ok := o.dist.(*fullMatrix); ok && o.inj == nil && o.margin == nil {
+		if d.threads == nil && kernel.StepFused(d.n) {
+			return o.placed(d.samplePlace(p.x, p.y, p.z, p.lambda, o.m, o.step.sigma))
+		}
+		if split, finite := d.samplePlaceSplit(p.x, p.y, p.z, p.lambda, o.m, o.step.sigma); split {
+			return o.placed(finite)
+		}
 	}
 	s := 1.0 // the scale the placement applies to y
 	switch {

@@ -91,19 +91,22 @@ func checkThreads(cfg *Config, _ *Params) error {
 // state, and to a parked one through its channel; the caller computes
 // ranges too, then waits, spinning, for the helpers' count to reach zero.
 // One job, the next generation's deviates, is handed to the first helpers
-// (start: one per chunk of the population, one where it is drawn in one
-// fill) and waited for later (wait), while the caller evaluates the
-// candidates (or computes the sampling, where it does not split).
+// (one per chunk of the population, one where it is drawn in one fill) and
+// waited for later (wait): at once (start), while the caller computes the
+// sampling where it does not split, or carried by the helpers of the next
+// call once they have computed its ranges (chain), while the caller
+// finishes its ranges, places and evaluates the candidates and tells them.
 type rowThreads struct {
 	helpers []*poolHelper
 	once    sync.Once
 	running sync.WaitGroup // the helpers' goroutines
 	closed  bool           // stop ran (on the optimizer's goroutine, or in the cleanup once the optimizer is unreachable)
 	bounds  []int
+	finite  []bool       // per range: whether the placement of its rows gave finite candidates
 	works   [][]float64  // one per goroutine, the caller's first
 	taken   []blockCount // per goroutine: how many ranges of its block are taken
 	active  int          // the goroutines the current call's blocks are for
-	pending atomic.Int64 // helpers still computing the current call
+	pending atomic.Int64 // helpers still computing the current call's ranges
 
 	// The call being split, set before the helpers are handed it: its
 	// ranges, and the job that computes one.
@@ -111,11 +114,19 @@ type rowThreads struct {
 	job  rangeJob
 	mat  matrixJob // the full matrix's job
 
-	// async: a job handed to the first helpers by start, which the caller
-	// does not wait for; wait (and run, stop's callers) wait for it. fill
-	// is its job: the next generation's deviates.
-	async bool
-	fill  fillJob
+	// async: a job handed to the first helpers by start or chain, which
+	// the caller does not wait for; wait (and run, stop's callers) wait for
+	// it. fill is its job: the next generation's deviates. then is the job
+	// chain set, for its first thenHelpers helpers, chained while no call
+	// has carried it; the first carriers helpers of the current call carry
+	// it, and carrying counts those still computing it.
+	async       bool
+	fill        fillJob
+	then        rangeJob
+	thenHelpers int
+	chained     bool
+	carriers    int
+	carrying    atomic.Int64
 }
 
 // blockCount counts the ranges taken from one goroutine's block, alone in
@@ -132,21 +143,48 @@ type rangeJob interface {
 }
 
 // matrixJob is the full matrix's sampling, with the pending update or not
-// (kernel.UpdateMulVecsRowsWork, kernel.MulVecsRowsWork), by ranges of rows.
+// (kernel.UpdateMulVecsRowsWork, kernel.MulVecsRowsWork), by ranges of
+// rows; with place, each range then places its rows of the candidates.
 type matrixJob struct {
 	y, a, x, p, v []float64
 	n, k          int
 	alpha, beta   float64
 	update        bool
+	place         *placement
 }
 
 func (j *matrixJob) runRange(t *rowThreads, i, w int) {
 	r0, r1 := t.bounds[i], t.bounds[i+1]
 	if j.update {
 		kernel.UpdateMulVecsRowsWork(j.y, j.a, j.n, j.alpha, j.beta, j.p, j.v, j.x, j.k, r0, r1, t.works[w])
-		return
+	} else {
+		kernel.MulVecsRowsWork(j.y, j.a, j.n, j.x, j.k, r0, r1, t.works[w])
 	}
-	kernel.MulVecsRowsWork(j.y, j.a, j.n, j.x, j.k, r0, r1, t.works[w])
+	if j.place != nil {
+		t.finite[i] = j.place.rows(j.y, j.n, j.k, r0, r1)
+	}
+}
+
+// placement is the placement of the candidates x_i = m + σ·(s·y_i), with
+// y_i ← s·y_i (population.place), that a split sampling computes range by
+// range, each range's rows while they are in its core's cache: the bits
+// of the whole placement, element by element.
+type placement struct {
+	x, m     []float64
+	sigma, s float64
+}
+
+// rows places the rows r0 … r1−1 of the k candidates of n from the steps
+// y and reports whether they are finite.
+func (pl *placement) rows(y []float64, n, k, r0, r1 int) bool {
+	finite := true
+	for j := range k {
+		lo, hi := j*n+r0, j*n+r1
+		if !kernel.ScaleAxpyRows(pl.x[lo:hi], pl.sigma, y[lo:hi], pl.s, pl.m[r0:r1], 1) {
+			finite = false
+		}
+	}
+	return finite
 }
 
 // fillJob draws a population's deviates z from a copy of the generator
@@ -257,6 +295,7 @@ func newRowThreads(threads int) *rowThreads {
 	t := &rowThreads{
 		helpers: make([]*poolHelper, threads-1),
 		bounds:  make([]int, threads*threadRangesPer+1),
+		finite:  make([]bool, threads*threadRangesPer),
 		works:   make([][]float64, threads),
 		taken:   make([]blockCount, threads),
 	}
@@ -276,9 +315,19 @@ func (t *rowThreads) serve(h *poolHelper, w int) {
 	for range h.wake {
 		for {
 			t.drain(w)
-			h.idle.Store(poolClock())
-			h.state.Store(helperSpinning)
-			t.pending.Add(-1)
+			if w <= t.carriers {
+				// The caller may go on once the ranges are done, but
+				// hands out nothing before the carried job is.
+				t.pending.Add(-1)
+				t.then.runRange(t, w-1, w)
+				h.idle.Store(poolClock())
+				h.state.Store(helperSpinning)
+				t.carrying.Add(-1)
+			} else {
+				h.idle.Store(poolClock())
+				h.state.Store(helperSpinning)
+				t.pending.Add(-1)
+			}
 			if !h.spin() && h.state.CompareAndSwap(helperSpinning, helperParked) {
 				break
 			}
@@ -328,9 +377,10 @@ func (t *rowThreads) blockOf(w int) (lo, hi int) {
 }
 
 // handOut starts a call of used ranges for the caller and the first
-// helpers goroutines of the pool: the blocks are theirs, none taken.
+// helpers goroutines of the pool (the blocks are theirs, none taken), with
+// no job to carry.
 func (t *rowThreads) handOut(job rangeJob, used, helpers int) {
-	t.used, t.job, t.active = used, job, helpers+1
+	t.used, t.job, t.active, t.carriers = used, job, helpers+1, 0
 	for i := range t.taken[:t.active] {
 		t.taken[i].Store(0)
 	}
@@ -368,20 +418,27 @@ func (t *rowThreads) close() {
 }
 
 // sample computes kernel.UpdateMulVecsWork (update) or MulVecsWork over
-// the ranges and reports true; false, computing nothing, when A is too
-// small to split or the pool is stopped.
-func (t *rowThreads) sample(update bool, y, a []float64, n int, alpha, beta float64, p, v, x []float64, k int) bool {
+// the ranges, and with pl the placement, and reports true and whether the
+// placed candidates are finite (true without pl); false, computing
+// nothing, when A is too small to split or the pool is stopped.
+func (t *rowThreads) sample(update bool, y, a []float64, n int, alpha, beta float64, p, v, x []float64, k int, pl *placement) (split, finite bool) {
 	if t == nil || t.closed || n < threadMinN {
-		return false
+		return false, false
 	}
 	used := kernel.SplitRows(t.bounds, n, len(t.bounds)-1, threadMinRows)
 	if used < 2 {
-		return false
+		return false, false
 	}
-	t.mat = matrixJob{y: y, a: a, x: x, p: p, v: v, n: n, k: k, alpha: alpha, beta: beta, update: update}
+	t.mat = matrixJob{y: y, a: a, x: x, p: p, v: v, n: n, k: k, alpha: alpha, beta: beta, update: update, place: pl}
 	t.run(&t.mat, used)
 	t.mat = matrixJob{}
-	return true
+	finite = true
+	if pl != nil {
+		for _, f := range t.finite[:used] {
+			finite = finite && f
+		}
+	}
+	return true, finite
 }
 
 // split sets the pool's bounds to ranges of 0 … total−1 for a job
@@ -425,7 +482,7 @@ func (t *rowThreads) start(job rangeJob, helpers int) bool {
 		return false
 	}
 	t.wait()
-	h := min(max(helpers, 1), len(t.helpers))
+	h := t.helpersFor(helpers)
 	t.handOut(job, h, h) // the caller's block is empty: helper w's is range w−1
 	t.async = true
 	for _, hp := range t.helpers[:h] {
@@ -434,32 +491,82 @@ func (t *rowThreads) start(job rangeJob, helpers int) bool {
 	return true
 }
 
-// drawing reports whether the job start handed out is still running.
-func (t *rowThreads) drawing() bool {
-	return t != nil && t.async && t.pending.Load() != 0
+// helpersFor returns how many of the pool's helpers a job for the given
+// number (at least one) takes: at most all.
+func (t *rowThreads) helpersFor(helpers int) int {
+	return min(max(helpers, 1), len(t.helpers))
 }
 
-// wait returns when the job start handed out is done (at once without
-// one).
+// chain sets job to be carried by the next call's first helpers (as many
+// as helpers says, at least one, at most all) once they have computed its
+// ranges (run), and returns at once; wait returns when it is done, and
+// computes it on the caller's goroutine if no call carried it. job is as
+// start's. It reports false, setting nothing, when the pool is stopped.
+func (t *rowThreads) chain(job rangeJob, helpers int) bool {
+	if t == nil || t.closed {
+		return false
+	}
+	t.wait()
+	t.then, t.thenHelpers, t.chained, t.async = job, t.helpersFor(helpers), true, true
+	return true
+}
+
+// unchain forgets the job chain set while no call has carried it yet and
+// reports whether it did.
+func (t *rowThreads) unchain() bool {
+	if !t.chained {
+		return false
+	}
+	t.then, t.chained, t.async = nil, false, false
+	return true
+}
+
+// drawing reports whether the job start or chain handed out is still
+// running (or waits for a call to carry it).
+func (t *rowThreads) drawing() bool {
+	return t != nil && t.async && (t.chained || t.pending.Load() != 0 || t.carrying.Load() != 0)
+}
+
+// wait returns when the job start or chain handed out is done (at once
+// without one); a chained job no call carried it computes itself.
 func (t *rowThreads) wait() {
 	if !t.async {
 		return
 	}
-	for i := 1; t.pending.Load() != 0; i++ {
+	if t.chained {
+		t.then.runRange(t, 0, 0)
+		t.unchain()
+		return
+	}
+	for i := 1; t.pending.Load() != 0 || t.carrying.Load() != 0; i++ {
 		if i%threadYield == 0 {
 			runtime.Gosched()
 		}
 	}
-	t.job, t.async = nil, false
+	t.job, t.then, t.async = nil, nil, false
 }
 
 // run computes the used ranges of the pool's bounds with job, on the
 // caller's goroutine and as many helpers as there are other ranges, and
-// returns when all are done (after the job start handed out).
+// returns when all are done (after the job start handed out). The job
+// chain set, if any, goes to the first helpers with the call: they compute
+// it once the ranges are done, and run does not wait for it.
 func (t *rowThreads) run(job rangeJob, used int) {
-	t.wait()
+	chained := t.chained
+	if !chained {
+		t.wait()
+	}
 	helpers := min(len(t.helpers), used-1)
+	carriers := 0
+	if chained {
+		carriers = t.thenHelpers
+		helpers = max(helpers, carriers)
+	}
 	t.handOut(job, used, helpers)
+	if chained {
+		t.carriers, t.chained = carriers, false
+		t.carrying.Store(int64(carriers))
+	}
 	for _, h := range t.helpers[:helpers] {
 		h.handTo()
 	}
@@ -476,13 +583,15 @@ func (t *rowThreads) run(job rangeJob, used int) {
 // setThreads hands it the pool (nil: none) for a population of λ;
 // drawsAhead reports whether its sampling of a population of λ splits (in
 // a run's steady state), so that the pool draws the next generation's
-// deviates (Optimizer.drawAhead) and the optimizer holds their buffer; and
-// samplingSplits whether the current generation's sampling splits, which
-// decides when the pool draws them (Optimizer.drawAheadEarly).
+// deviates (Optimizer.drawAhead) and the optimizer holds their buffer;
+// samplingSplits whether the current generation's sampling splits, and
+// splitsInOneCall whether it then splits in one call of the pool (run),
+// which decide when the pool draws them (Optimizer.drawAheadEarly).
 type threadedSampler interface {
 	setThreads(t *rowThreads, lambda int)
 	drawsAhead(lambda int) bool
 	samplingSplits(lambda int) bool
+	splitsInOneCall() bool
 }
 
 // startThreads gives the optimizer the pool Config.Threads asks for
@@ -565,38 +674,53 @@ func (o *Optimizer) drawsAhead() bool {
 // before it but a restart, which drops them), and sample takes them
 // instead of drawing (takeDeviates). The spare buffer has the capacity of
 // the population's z, with which it is swapped.
-func (o *Optimizer) drawAhead() {
+func (o *Optimizer) drawAhead() { o.handDeviates(false) }
+
+// handDeviates is drawAhead, with chain the deviates carried by the helpers
+// of the pool's next call once they have computed its ranges
+// (rowThreads.chain) instead of handed out at once.
+func (o *Optimizer) handDeviates(chain bool) {
 	o.sizeSpare()
 	if o.threads == nil || cap(o.spareZ) == 0 {
 		return
 	}
 	t := o.threads
 	t.fill.setFill(o.src, o.spareZ[:len(o.pop.z)], o.fillSeeds)
+	if chain {
+		o.ahead = t.chain(&t.fill, t.fill.helpers())
+		return
+	}
 	o.ahead = t.start(&t.fill, t.fill.helpers())
 }
 
 // drawAheadEarly hands the pool the next generation's deviates (drawAhead)
-// as soon as this generation's are drawn, where this generation's sampling
-// does not split: the pool is idle while the caller computes it, and the
-// deviates are drawn meanwhile instead of while the caller evaluates and
-// tells alone (at n = 10⁴ the draw takes as long as the evaluation and
-// the tell together, and the pool parks between). Where the sampling
-// splits, Ask hands them out after it (the pool would otherwise draw
-// before it takes its share of the sampling).
+// as soon as this generation's are drawn. Where this generation's sampling
+// does not split, at once: the pool is idle while the caller computes it,
+// and the deviates are drawn meanwhile instead of while the caller
+// evaluates and tells alone (at n = 10⁴ the draw takes as long as the
+// evaluation and the tell together, and the pool parks between). Where it
+// splits in one call of the pool (the full matrix), carried by that call
+// (handDeviates): the helpers draw as soon as their share of the sampling
+// is done, while the caller finishes its share, places the candidates,
+// evaluates and tells them, instead of from when the caller has placed
+// them. Where it splits in several calls, Ask hands them out after it
+// (the pool would otherwise draw before it takes its share of the
+// sampling's later calls).
 func (o *Optimizer) drawAheadEarly() {
 	if o.drawsDuringSampling() {
-		o.drawAhead()
+		o.handDeviates(o.dist.(threadedSampler).samplingSplits(o.pop.lambda))
 	}
 }
 
 // drawsDuringSampling reports whether the optimizer has a pool and this
-// generation's sampling does not split (drawAheadEarly).
+// generation's sampling does not split or splits in one call: whether
+// drawAheadEarly hands the next deviates out.
 func (o *Optimizer) drawsDuringSampling() bool {
 	if o.threads == nil {
 		return false
 	}
 	ts, ok := o.dist.(threadedSampler)
-	return ok && !ts.samplingSplits(o.pop.lambda)
+	return ok && (!ts.samplingSplits(o.pop.lambda) || ts.splitsInOneCall())
 }
 
 // takeDeviates makes the deviates drawAhead drew the population's z, and
@@ -627,8 +751,10 @@ func (o *Optimizer) takeDeviates() bool {
 func (o *Optimizer) dropDeviates() {
 	if o.ahead {
 		t := &o.threads.fill
-		t.next.Store(int64(len(t.seeds))) // no chunk left to take
-		o.threads.wait()
+		if !o.threads.unchain() { // handed out: let it end
+			t.next.Store(int64(len(t.seeds))) // no chunk left to take
+			o.threads.wait()
+		}
 		t.clearFill()
 		o.ahead = false
 	}

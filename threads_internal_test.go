@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mmaes-go/mmaes/kernel"
 )
 
 // TestSplitRange checks splitRange's ranges for many sizes: they cover
@@ -263,5 +265,141 @@ func TestStartHelpers(t *testing.T) {
 		if i := slices.IndexFunc(z, func(v float64) bool { return v == 0 }); i >= 0 || !slices.Equal(z, want) {
 			t.Errorf("m = %d: the helpers' deviates differ from fillPopulation's (first zero at %d)", m, i)
 		}
+	}
+}
+
+// blockJob is a rangeJob whose ranges wait for release before they
+// return (at most 5 s, then noting the time-out), recording who computed
+// them: a job the caller must not wait for.
+type blockJob struct {
+	recordJob
+	release  chan struct{}
+	timedOut atomic.Bool
+}
+
+func (j *blockJob) runRange(t *rowThreads, i, w int) {
+	select {
+	case <-j.release:
+	case <-time.After(5 * time.Second):
+		j.timedOut.Store(true)
+	}
+	j.recordJob.runRange(t, i, w)
+}
+
+// TestChainCarried checks chain: the job goes with the next call to its
+// first helpers (as many as asked, at least one, at most all), each
+// computing one range of it once the call's ranges are done; the call
+// returns without waiting for it, and wait does; a job no call carried is
+// computed by wait on the caller's goroutine, and unchain forgets it.
+func TestChainCarried(t *testing.T) {
+	pool := newRowThreads(4) // 3 helpers
+	defer pool.stop()
+	for _, c := range []struct{ asked, used, want int }{{1, 4, 1}, {2, 2, 2}, {3, 2, 3}, {2, 8, 2}, {7, 3, 3}, {0, 6, 1}} {
+		carried := &blockJob{recordJob: recordJob{by: make([]atomic.Int64, 4), concurrent: true}, release: make(chan struct{})}
+		if !pool.chain(carried, c.asked) {
+			t.Fatal("chain refused on a running pool")
+		}
+		if !pool.drawing() {
+			t.Errorf("%+v: a chained job is not reported as drawing", c)
+		}
+		call := &recordJob{by: make([]atomic.Int64, c.used), concurrent: true}
+		pool.run(call, c.used) // returns while the carried ranges wait
+		for i := range c.used {
+			if call.by[i].Load() == 0 {
+				t.Errorf("%+v: range %d of the call not computed", c, i)
+			}
+		}
+		if !pool.drawing() {
+			t.Errorf("%+v: the carried job is not reported as drawing while it runs", c)
+		}
+		close(carried.release)
+		pool.wait()
+		if carried.timedOut.Load() {
+			t.Fatalf("%+v: the call waited for the job it carried", c)
+		}
+		if pool.drawing() {
+			t.Errorf("%+v: drawing after wait", c)
+		}
+		for i := range carried.by {
+			switch by := carried.by[i].Load() - 1; {
+			case i < c.want && by != int64(i)+1:
+				t.Errorf("%+v: carried range %d computed by goroutine %d, want helper %d", c, i, by, i+1)
+			case i >= c.want && by != -1:
+				t.Errorf("%+v: carried range %d of %d computed", c, i, c.want)
+			}
+		}
+		if carried.twice.Load() || call.twice.Load() {
+			t.Errorf("%+v: a range computed twice", c)
+		}
+	}
+	// No call carries it: wait computes it on the caller's goroutine.
+	alone := &recordJob{by: make([]atomic.Int64, 1)}
+	pool.chain(alone, 1)
+	pool.wait()
+	if by := alone.by[0].Load() - 1; by != 0 {
+		t.Errorf("a chained job no call carried: computed by goroutine %d, want the caller", by)
+	}
+	// Unchained: never computed, and the next call carries nothing.
+	dropped := &recordJob{by: make([]atomic.Int64, 1)}
+	pool.chain(dropped, 1)
+	if !pool.unchain() || pool.unchain() {
+		t.Error("unchain does not report the job it forgot once")
+	}
+	pool.run(&recordJob{by: make([]atomic.Int64, 2), concurrent: true}, 2)
+	pool.wait()
+	if dropped.by[0].Load() != 0 || pool.drawing() {
+		t.Error("an unchained job was computed")
+	}
+	pool.stop()
+	if pool.chain(dropped, 1) {
+		t.Error("chain accepted a job on a stopped pool")
+	}
+}
+
+// TestSamplePlacement checks the split sampling with the placement: the
+// candidates and the scaled steps are the bits of the whole call and the
+// whole placement (kernel.MulVecsWork, population.place's
+// kernel.ScaleAxpyRows), and a non-finite candidate in any range is
+// reported.
+func TestSamplePlacement(t *testing.T) {
+	const n, k = 600, 5
+	pool := newRowThreads(3)
+	defer pool.stop()
+	pool.size(n, k)
+	rng := newXoshiro(5)
+	a, z, m := make([]float64, n*n), make([]float64, k*n), make([]float64, n)
+	fillNormal(rng, a)
+	fillNormal(rng, z)
+	fillNormal(rng, m)
+	const sigma, s = 0.3, 1.7
+	wantY, wantX := make([]float64, k*n), make([]float64, k*n)
+	kernel.MulVecsWork(wantY, a, n, z, k, nil)
+	if !kernel.ScaleAxpyRows(wantX, sigma, wantY, s, m, k) {
+		t.Fatal("the reference candidates are not finite")
+	}
+	y, x := make([]float64, k*n), make([]float64, k*n)
+	pl := &placement{x: x, m: m, sigma: sigma, s: s}
+	split, finite := pool.sample(false, y, a, n, 0, 0, nil, nil, z, k, pl)
+	if !split || !finite {
+		t.Fatalf("split %v, finite %v: want both", split, finite)
+	}
+	for i := range x {
+		if math.Float64bits(x[i]) != math.Float64bits(wantX[i]) || math.Float64bits(y[i]) != math.Float64bits(wantY[i]) {
+			t.Fatalf("element %d: x %v, y %v; the whole calls give %v, %v", i, x[i], y[i], wantX[i], wantY[i])
+		}
+	}
+	used := kernel.SplitRows(make([]int, len(pool.bounds)), n, len(pool.bounds)-1, threadMinRows)
+	if used < 3 {
+		t.Fatalf("%d ranges: the test wants at least 3", used)
+	}
+	for _, row := range []int{0, n / 2, n - 1} {
+		m[row] = math.Inf(1)
+		if _, finite := pool.sample(false, y, a, n, 0, 0, nil, nil, z, k, pl); finite {
+			t.Errorf("m[%d] = +Inf: the candidates reported finite", row)
+		}
+		m[row] = 0
+	}
+	if _, finite := pool.sample(false, y, a, n, 0, 0, nil, nil, z, k, pl); !finite {
+		t.Error("finite m again: the candidates reported not finite")
 	}
 }

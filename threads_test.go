@@ -402,10 +402,10 @@ func TestThreadsDrawAhead(t *testing.T) {
 		lambda int     // Config.Lambda (70: the deviates in chunks, λ·n > 2^15)
 		seed   uint64  // one whose BIPOP restarts include one that keeps λ
 	}{
-		{"MMA", mmaes.MMA, 1 << 12, false, 0, 7},
+		{"MMA", mmaes.MMA, 1 << 12, true, 0, 7}, // carried by the sampling's call
 		{"LMMA", mmaes.LMMA, 1 << 12, false, 0, 7},
 		{"LMMA-early", mmaes.LMMA, 1 << 19, true, 0, 7},
-		{"MMA-chunks", mmaes.MMA, 1 << 12, false, 70, 13},
+		{"MMA-chunks", mmaes.MMA, 1 << 12, true, 70, 13},
 		{"LMMA-chunks", mmaes.LMMA, 1 << 12, false, 70, 13},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -30,8 +30,10 @@ func checkRows(n, r0, r1 int) {
 // and UpdateMulVecsRowsWork: at most parts, and at most n/minRows (and
 // n/RowAlign) of them, range i being bounds[i] … bounds[i+1]−1 for i below
 // the count it returns (1 when n is too small to split). The boundaries
-// are i·⌊n/parts⌋ rounded down to a multiple of RowAlign (so each range is
-// within RowAlign of n/parts rows), none within RowTail rows of n.
+// are i·⌊n/parts⌋ rounded up to a multiple of RowAlign, so that each range
+// is within RowAlign of n/parts rows and the first is not shorter than
+// the last but for n mod parts rows; rounded down where rounding up would
+// leave fewer ranges (none may lie within RowTail rows of n).
 // len(bounds) must be at least parts+1.
 func SplitRows(bounds []int, n, parts, minRows int) int {
 	if n < 0 || parts < 1 {
@@ -41,10 +43,19 @@ func SplitRows(bounds []int, n, parts, minRows int) int {
 		panic("kernel: SplitRows: short bounds")
 	}
 	parts = max(1, min(parts, n/max(minRows, RowAlign)))
+	if used := splitRows(bounds, n, parts, RowAlign-1); used == parts {
+		return used
+	}
+	return splitRows(bounds, n, parts, 0)
+}
+
+// splitRows is SplitRows for parts ranges, the boundaries i·⌊n/parts⌋ + up
+// rounded down to a multiple of RowAlign (up = RowAlign−1 rounds up).
+func splitRows(bounds []int, n, parts, up int) int {
 	bounds[0] = 0
 	used := 1
 	for i := 1; i < parts; i++ {
-		b := i * (n / parts) / RowAlign * RowAlign
+		b := (i*(n/parts) + up) / RowAlign * RowAlign
 		if b <= bounds[used-1] || b > n-RowTail {
 			continue
 		}

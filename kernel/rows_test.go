@@ -88,6 +88,7 @@ func TestSplitRows(t *testing.T) {
 	for _, tc := range []struct{ n, parts, minRows, want int }{
 		{0, 4, 1, 1}, {47, 2, 1, 1}, {48, 2, 1, 2}, {100, 8, 1, 4}, {1024, 2, 256, 2},
 		{1024, 8, 256, 4}, {255, 2, 128, 1}, {4096, 16, 1, 16}, {60, 2, 1, 2}, {59, 2, 1, 2}, {47, 3, 1, 1},
+		{1024, 4, 64, 4}, {2048, 4, 64, 4}, {387, 4, 1, 4}, {4096, 6, 64, 6},
 	} {
 		bounds := make([]int, tc.parts+1)
 		got := SplitRows(bounds, tc.n, tc.parts, tc.minRows)
@@ -100,6 +101,25 @@ func TestSplitRows(t *testing.T) {
 			checkRows(tc.n, r0, r1) // panics on a range the kernels refuse
 			if even := tc.n / got; got > 1 && (r1-r0 < even-RowAlign || r1-r0 > even+RowAlign+RowTail) {
 				t.Errorf("n=%d: range %d … %d not within RowAlign of %d rows", tc.n, r0, r1, even)
+			}
+		}
+		// The boundaries rounded up where that keeps every range (the
+		// first ones take the rounding: the pool's caller owns them).
+		if got == tc.parts {
+			var up []int
+			for i := 1; i < got; i++ {
+				b := (i*(tc.n/got) + RowAlign - 1) / RowAlign * RowAlign
+				if b > tc.n-RowTail {
+					up = nil
+					break
+				}
+				up = append(up, b)
+			}
+			if up != nil && fmt.Sprint(bounds[1:got]) != fmt.Sprint(up) {
+				t.Errorf("n=%d, %d parts: inner boundaries %v, want %v rounded up", tc.n, tc.parts, bounds[1:got], up)
+			}
+			if first, last := bounds[1]-bounds[0], bounds[got]-bounds[got-1]; up != nil && first < last-tc.n%got {
+				t.Errorf("n=%d, %d parts: the first range has %d rows, the last %d", tc.n, tc.parts, first, last)
 			}
 		}
 	}
