@@ -139,17 +139,18 @@ func tileRows(v int) {
 // reducePair sums each accumulator of vectors j and j2 of a whole-row tile
 // and stores the sums, y[j*n + r] for the 4 rows r (and likewise for j2,
 // unless j2 = j), by sum8 of the accumulators ordered so that the eight
-// sums come out as [j: rows 0, 1 | j2: 0, 1 | j: 2, 3 | j2: 2, 3], stored
-// 128 bits at a time (VEXTRACTF32X4: AVX-512 F alone). The accumulators of
-// vector j are overwritten. A vector alone (j2 = j, the last one of an odd
-// v) takes the shuffles of a pair.
+// sums come out as [j: rows 0, 1 | j2: 0, 1 | j: 2, 3 | j2: 2, 3], then
+// one 128-bit shuffle to [j: rows 0–3 | j2: rows 0–3] and two stores of 256
+// bits (the low half, VEXTRACTF64X4 of the high one): four 128-bit
+// VEXTRACTF32X4 stores cost more than the shuffle and the two. The
+// accumulators of vector j are overwritten. A vector alone (j2 = j, the
+// last one of an odd v) takes the shuffles of a pair.
 func reducePair(j, j2 int) {
 	s := sum8([8]VecPhysical{acc(j, 0), acc(j, 1), acc(j2, 0), acc(j2, 1), acc(j, 2), acc(j, 3), acc(j2, 2), acc(j2, 3)})
-	VEXTRACTF32X4(Imm(0), s, rowA(j, 0, rtOut))
-	VEXTRACTF32X4(Imm(2), s, rowA(j, 16, rtOut))
+	VSHUFF64X2(Imm(0xd8), s, s, s)
+	VMOVUPD(s.AsY(), rowA(j, 0, rtOut))
 	if j2 != j {
-		VEXTRACTF32X4(Imm(1), s, rowA(j2, 0, rtOut))
-		VEXTRACTF32X4(Imm(3), s, rowA(j2, 16, rtOut))
+		VEXTRACTF64X4(Imm(1), s, rowA(j2, 0, rtOut))
 	}
 }
 
