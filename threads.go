@@ -115,8 +115,9 @@ type rowThreads struct {
 	mat  matrixJob // the full matrix's job
 
 	// async: a job handed to the first helpers by start or chain, which
-	// the caller does not wait for; wait (and run, stop's callers) wait for
-	// it. fill is its job: the next generation's deviates. then is the job
+	// the caller does not wait for; wait (and run, unless it carries it,
+	// and stop's callers) wait for it. fill is its job: the next
+	// generation's deviates. then is the job
 	// chain set, for its first thenHelpers helpers, chained while no call
 	// has carried it; the first carriers helpers of the current call carry
 	// it, and carrying counts those still computing it.
@@ -309,7 +310,8 @@ func newRowThreads(threads int) *rowThreads {
 }
 
 // serve is helper h's goroutine, with work space w: it computes the calls
-// handed to it, spinning between them for up to threadSpin, parked after.
+// handed to it (their ranges, then the job a call carries if it is one of
+// its carriers), spinning between them for up to threadSpin, parked after.
 func (t *rowThreads) serve(h *poolHelper, w int) {
 	defer t.running.Done()
 	for range h.wake {
@@ -528,7 +530,8 @@ func (t *rowThreads) drawing() bool {
 }
 
 // wait returns when the job start or chain handed out is done (at once
-// without one); a chained job no call carried it computes itself.
+// without one); it computes a chained job that no call carried on the
+// caller's goroutine.
 func (t *rowThreads) wait() {
 	if !t.async {
 		return
@@ -547,8 +550,9 @@ func (t *rowThreads) wait() {
 }
 
 // run computes the used ranges of the pool's bounds with job, on the
-// caller's goroutine and as many helpers as there are other ranges, and
-// returns when all are done (after the job start handed out). The job
+// caller's goroutine and as many helpers as there are other ranges (at
+// least as many as a chained job asks for), and returns when all are done
+// (after the job start handed out, or the one a call carried). The job
 // chain set, if any, goes to the first helpers with the call: they compute
 // it once the ranges are done, and run does not wait for it.
 func (t *rowThreads) run(job rangeJob, used int) {

@@ -332,6 +332,22 @@ func TestChainCarried(t *testing.T) {
 			t.Errorf("%+v: a range computed twice", c)
 		}
 	}
+	// A call while a carried job runs starts only once it is done.
+	carried := &blockJob{recordJob: recordJob{by: make([]atomic.Int64, 1), concurrent: true}, release: make(chan struct{})}
+	pool.chain(carried, 1)
+	pool.run(&recordJob{by: make([]atomic.Int64, 2), concurrent: true}, 2)
+	next := &recordJob{by: make([]atomic.Int64, 2), concurrent: true}
+	ran := make(chan struct{})
+	go func() { pool.run(next, 2); close(ran) }()
+	time.Sleep(20 * time.Millisecond)
+	if next.by[0].Load() != 0 || next.by[1].Load() != 0 {
+		t.Error("a call started while the job the last one carried was running")
+	}
+	close(carried.release)
+	<-ran
+	if next.by[0].Load() == 0 || next.by[1].Load() == 0 || carried.timedOut.Load() {
+		t.Error("the call after the carried job did not compute its ranges")
+	}
 	// No call carries it: wait computes it on the caller's goroutine.
 	alone := &recordJob{by: make([]atomic.Int64, 1)}
 	pool.chain(alone, 1)
@@ -353,6 +369,35 @@ func TestChainCarried(t *testing.T) {
 	pool.stop()
 	if pool.chain(dropped, 1) {
 		t.Error("chain accepted a job on a stopped pool")
+	}
+}
+
+// TestAskCarriesDeviates checks that a full-matrix optimizer whose
+// sampling splits has its next deviates carried by the sampling's call:
+// after Ask they are handed out (ahead), no longer wait for a call to carry
+// them (chained), and the last call, the sampling, had a carrier (not the
+// caller computing them in wait); the bits are TestThreadsDrawAhead's.
+func TestAskCarriesDeviates(t *testing.T) {
+	cfg := DefaultConfig(520)
+	cfg.Threads, cfg.Seed = 2, 3
+	o, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	fit := make([]float64, o.Lambda())
+	for g := range 4 {
+		xs := o.Ask()
+		if !o.ahead || o.threads.chained || o.threads.carriers != 1 {
+			t.Fatalf("generation %d: deviates ahead %v, still chained %v, carried by %d helpers: want them carried by the sampling's one helper",
+				g, o.ahead, o.threads.chained, o.threads.carriers)
+		}
+		for i, x := range xs {
+			fit[i] = x[0]
+		}
+		if err := o.Tell(fit); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

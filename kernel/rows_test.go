@@ -103,24 +103,29 @@ func TestSplitRows(t *testing.T) {
 				t.Errorf("n=%d: range %d … %d not within RowAlign of %d rows", tc.n, r0, r1, even)
 			}
 		}
-		// The boundaries rounded up where that keeps every range (the
-		// first ones take the rounding: the pool's caller owns them).
-		if got == tc.parts {
-			var up []int
-			for i := 1; i < got; i++ {
-				b := (i*(tc.n/got) + RowAlign - 1) / RowAlign * RowAlign
-				if b > tc.n-RowTail {
-					up = nil
-					break
-				}
-				up = append(up, b)
-			}
-			if up != nil && fmt.Sprint(bounds[1:got]) != fmt.Sprint(up) {
-				t.Errorf("n=%d, %d parts: inner boundaries %v, want %v rounded up", tc.n, tc.parts, bounds[1:got], up)
-			}
-			if first, last := bounds[1]-bounds[0], bounds[got]-bounds[got-1]; up != nil && first < last-tc.n%got {
-				t.Errorf("n=%d, %d parts: the first range has %d rows, the last %d", tc.n, tc.parts, first, last)
-			}
+	}
+}
+
+// TestSplitRowsBounds checks SplitRows' boundaries, worked out by hand:
+// i·⌊n/parts⌋ rounded up to a multiple of 24 (the first ranges the longer),
+// rounded down where rounding up would put one within 12 rows of n.
+func TestSplitRowsBounds(t *testing.T) {
+	for _, tc := range []struct {
+		n, parts, minRows int
+		want              string
+	}{
+		{1024, 4, 64, "[0 264 528 768 1024]"},             // 256, 512, 768 up
+		{1024, 2, 64, "[0 528 1024]"},                     // 512 up
+		{2048, 4, 64, "[0 528 1032 1536 2048]"},           // 512, 1024, 1536 up
+		{4096, 6, 64, "[0 696 1368 2064 2736 3432 4096]"}, // 682, 1364, 2046, 2728, 3410 up
+		{100, 4, 1, "[0 24 48 72 100]"},                   // up, 75 → 96 > 88: all down
+		{59, 2, 1, "[0 24 59]"},                           // up, 29 → 48 > 47: down
+		{600, 6, 64, "[0 120 216 312 408 504 600]"},       // 100, 200, 300, 400, 500 up
+	} {
+		bounds := make([]int, tc.parts+1)
+		got := SplitRows(bounds, tc.n, tc.parts, tc.minRows)
+		if s := fmt.Sprint(bounds[:got+1]); s != tc.want {
+			t.Errorf("SplitRows(n=%d, parts=%d, minRows=%d) = %s, want %s", tc.n, tc.parts, tc.minRows, s, tc.want)
 		}
 	}
 }
