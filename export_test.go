@@ -16,3 +16,12 @@ func SetLowRankSplit(flops float64, cols int) (restore func()) {
 func DrawsAheadEarly(o *Optimizer) bool {
 	return o.drawsDuringSampling() && o.drawsAhead()
 }
+
+// SetThreadOneRangeMaxN sets the largest n whose sampling splits into one
+// range of rows per goroutine and returns a function that restores it: the
+// tests split small runs into blocks of two ranges too.
+func SetThreadOneRangeMaxN(n int) (restore func()) {
+	old := threadOneRangeMaxN
+	threadOneRangeMaxN = n
+	return func() { threadOneRangeMaxN = old }
+}

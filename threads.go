@@ -18,13 +18,31 @@ const maxThreads = 1024
 // more than it saves (docs/performance.md, Threads).
 const threadMinN = 512
 
-// threadRangesPer is the number of ranges of rows per goroutine: each
-// goroutine owns a block of them and helps with the others' once its own
-// are done, so that one that starts late or runs slower (sharing its core)
-// computes fewer. More ranges balance better but each packs its own panels
-// of the population and starts its tiles' pipeline anew: 2 measured faster
-// than 4 at n = 2048 and than 1 at n = 4096 (docs/performance.md, Threads).
+// threadRangesPer is the number of ranges of rows per goroutine above
+// threadOneRangeMaxN: each goroutine owns a block of them and helps with
+// the others' once its own are done, so that one that starts late or runs
+// slower (sharing its core) computes fewer. More ranges balance better but
+// each packs its own panels of the population and starts its tiles'
+// pipeline anew: 2 measured faster than 4 at n = 2048 and than 1 at n =
+// 4096 (docs/performance.md, Threads).
 const threadRangesPer = 2
+
+// threadOneRangeMaxN is the largest n whose generations split into one
+// range per goroutine (a helper that has not started its range still
+// leaves it to the others): once the next deviates were carried by the
+// sampling's call, one range measured faster than two at n = 1024 and
+// 2048 (docs/performance.md, Threads). A variable for the tests, which
+// split small runs into blocks of two.
+var threadOneRangeMaxN = 2048
+
+// rowParts returns the number of ranges a sampling of an n×n A asks
+// kernel.SplitRows for.
+func (t *rowThreads) rowParts(n int) int {
+	if n <= threadOneRangeMaxN {
+		return len(t.works)
+	}
+	return len(t.works) * threadRangesPer
+}
 
 // threadMinRows is the fewest rows of A in a range.
 const threadMinRows = 64
@@ -427,7 +445,7 @@ func (t *rowThreads) sample(update bool, y, a []float64, n int, alpha, beta floa
 	if t == nil || t.closed || n < threadMinN {
 		return false, false
 	}
-	used := kernel.SplitRows(t.bounds, n, len(t.bounds)-1, threadMinRows)
+	used := kernel.SplitRows(t.bounds, n, t.rowParts(n), threadMinRows)
 	if used < 2 {
 		return false, false
 	}

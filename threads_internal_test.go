@@ -433,7 +433,7 @@ func TestSamplePlacement(t *testing.T) {
 			t.Fatalf("element %d: x %v, y %v; the whole calls give %v, %v", i, x[i], y[i], wantX[i], wantY[i])
 		}
 	}
-	used := kernel.SplitRows(make([]int, len(pool.bounds)), n, len(pool.bounds)-1, threadMinRows)
+	used := kernel.SplitRows(make([]int, len(pool.bounds)), n, pool.rowParts(n), threadMinRows)
 	if used < 3 {
 		t.Fatalf("%d ranges: the test wants at least 3", used)
 	}

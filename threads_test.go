@@ -39,13 +39,22 @@ func TestTrajectoriesThreads(t *testing.T) {
 	}
 }
 
-// TestThreadsSameRun checks that a run at n = 520 (split into up to 8
-// ranges of rows) with restarts that change λ, rank-μ, each update rule
-// and a Threads change in the middle ends with the bits of the run on one
-// goroutine.
+// TestThreadsSameRun checks that a run at n = 520 (split into a range of
+// rows per goroutine, and into blocks of two as above 2048) with restarts
+// that change λ, rank-μ, each update rule and a Threads change in the
+// middle ends with the bits of the run on one goroutine.
 func TestThreadsSameRun(t *testing.T) {
+	for _, blocks := range []bool{false, true} {
+		if blocks {
+			defer mmaes.SetThreadOneRangeMaxN(0)()
+		}
+		testThreadsSameRun(t, blocks)
+	}
+}
+
+func testThreadsSameRun(t *testing.T, blocks bool) {
 	for _, u := range allUpdates {
-		t.Run(u.String(), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%v/blocks=%v", u, blocks), func(t *testing.T) {
 			run := func(threads, switchTo int) (mmaes.Result, []float64) {
 				cfg := startConfig(520, u, 7)
 				cfg.Threads, cfg.Restart, cfg.RankMu = threads, mmaes.IPOP, u == mmaes.MMA
