@@ -294,12 +294,13 @@ type Config struct {
 	// calling goroutine; where the sampling splits (the full matrix from
 	// n = 512, LMMA where its passes do once all its slots are in use),
 	// the normal deviates of the next generation are drawn by one of the
-	// goroutines while the caller evaluates this one and tells it (or,
-	// where this generation's passes do not split yet, while it computes
-	// them) (λ·n more floats), from a copy of the generator that a restart
-	// discards; a population of more than 2^15 deviates is drawn in
-	// chunks of independent streams, and the caller takes those the
-	// goroutine has not reached when it needs them. Every element is
+	// goroutines while the caller evaluates this one and tells it (the
+	// full matrix's: as soon as that goroutine's share of the sampling is
+	// done; where LMMA's passes do not split yet, while the caller
+	// computes them) (λ·n more floats), from a copy of the generator
+	// that a restart discards; a population of more than 2^15 deviates is
+	// drawn in chunks of independent streams, and the caller takes those
+	// the goroutine has not reached when it needs them. Every element is
 	// computed as on one goroutine, so the run is bit for bit the same for
 	// every Threads. New starts Threads − 1 goroutines that live with the
 	// optimizer (none per generation; Close or the optimizer's collection
