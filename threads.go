@@ -135,10 +135,10 @@ type rowThreads struct {
 	// async: a job handed to the first helpers by start or chain, which
 	// the caller does not wait for; wait (and run, unless it carries it,
 	// and stop's callers) wait for it. fill is its job: the next
-	// generation's deviates. then is the job
-	// chain set, for its first thenHelpers helpers, chained while no call
-	// has carried it; the first carriers helpers of the current call carry
-	// it, and carrying counts those still computing it.
+	// generation's deviates. then is the job chain set, for its first
+	// thenHelpers helpers, chained while no call has carried it; the
+	// first carriers helpers of the current call carry it, and carrying
+	// counts those still computing it.
 	async       bool
 	fill        fillJob
 	then        rangeJob
