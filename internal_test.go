@@ -229,3 +229,65 @@ func BenchmarkMaxAbs(b *testing.B) {
 	}
 	_ = s
 }
+
+// allFinite against its definition: every length up to 67, one NaN (of
+// either sign), ±Inf, ±MaxFloat64, the smallest subnormal or −0 at every
+// position of finite values.
+func TestAllFiniteSweep(t *testing.T) {
+	negNaN := math.Float64frombits(math.Float64bits(math.NaN()) | 1<<63)
+	for n := 0; n <= 67; n++ {
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = float64(i%7) - 3.5
+		}
+		if !allFinite(x) {
+			t.Fatalf("n = %d: finite values reported non-finite", n)
+		}
+		for i := range x {
+			for _, c := range []struct {
+				v      float64
+				finite bool
+			}{
+				{math.NaN(), false}, {negNaN, false}, {math.Inf(1), false}, {math.Inf(-1), false},
+				{math.MaxFloat64, true}, {-math.MaxFloat64, true}, {math.SmallestNonzeroFloat64, true},
+				{math.Copysign(0, -1), true},
+			} {
+				y := append([]float64(nil), x...)
+				y[i] = c.v
+				if got := allFinite(y); got != c.finite {
+					t.Fatalf("n = %d, %v at %d: allFinite %v, want %v", n, c.v, i, got, c.finite)
+				}
+			}
+		}
+	}
+}
+
+// extremes against hand-worked cases: a NaN makes both NaN, −0 is a value
+// (the smallest of +0 and −0 is −0) and no rows give 0 and +Inf.
+func TestExtremes(t *testing.T) {
+	nan, inf, negZero := math.NaN(), math.Inf(1), math.Copysign(0, -1)
+	same := func(a, b float64) bool {
+		return a == b && math.Signbit(a) == math.Signbit(b) || a != a && b != b
+	}
+	for _, c := range []struct {
+		r      []float64
+		hi, lo float64
+	}{
+		{nil, 0, inf},
+		{[]float64{2}, 2, 2},
+		{[]float64{3, 1e-300, 7, 0.5}, 7, 1e-300},
+		{[]float64{0, 4, math.SmallestNonzeroFloat64}, 4, 0},
+		{[]float64{1, inf, 2}, inf, 1},
+		{[]float64{inf, inf}, inf, inf},
+		{[]float64{1, nan, 2}, nan, nan},
+		{[]float64{nan}, nan, nan},
+		{[]float64{1, math.Float64frombits(math.Float64bits(nan) | 1<<63)}, nan, nan},
+		{[]float64{2, negZero, 3}, 3, negZero},
+		{[]float64{negZero}, 0, negZero},
+	} {
+		hi, lo := extremes(c.r)
+		if !same(hi, c.hi) || !same(lo, c.lo) {
+			t.Errorf("extremes(%v) = %v, %v; want %v, %v", c.r, hi, lo, c.hi, c.lo)
+		}
+	}
+}

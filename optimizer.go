@@ -361,8 +361,7 @@ func (o *Optimizer) proposeEach() (relocated, ok bool) {
 	if o.direct != nil {
 		o.direct.weightedStep(p.sel.yw, p.sel.zw, p.sel.weights, p.sel.idx)
 	}
-	copy(o.mNew, o.m)
-	kernel.Axpy(o.step.sigma, p.sel.yw, o.mNew)
+	kernel.AxpByTo(o.mNew, o.step.sigma, p.sel.yw, 1, o.m) // the bits of copy and Axpy
 	if o.inj != nil && o.inj.count > 0 {
 		o.inj.meanShift(o.mNew, o.step.sigma, &p.sel, p.n)
 		if o.inj.relocates(&p.sel, p.n) {
