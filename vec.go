@@ -30,9 +30,7 @@ const maxAbsShort = 16
 
 // allFinite reports whether every x_i is finite: whether max_i |x_i|
 // (maxAbs, NaN when some x_i is NaN) is at most the largest finite value.
-// One SIMD pass without a branch per element: a loop that tests each
-// element and returns at the first non-finite one takes about 3 cycles an
-// element.
+// One SIMD pass, without a branch an element.
 func allFinite(x []float64) bool {
 	return maxAbs(x) <= math.MaxFloat64
 }
