@@ -109,3 +109,66 @@ func TestTargetWinsOverBreakdown(t *testing.T) {
 		}
 	}
 }
+
+// TestFusedRecombineSameBits: the full matrix's recombination, mean and
+// paths in one kernel call (kernel.RecombineStep, where RecombineFused)
+// give the run the bits of the calls one by one (proposeEach), for every
+// rule and MMA with rank-μ, at n on the kernel's 32- and 8-column steps and a
+// restart (the run stops on TolFun and IPOP starts the next).
+func TestFusedRecombineSameBits(t *testing.T) {
+	for _, u := range []Update{MMA, ECMA, Cholesky} {
+		for _, n := range []int{16, 40, 64, 136} {
+			for _, rankMu := range []bool{false, true} {
+				if rankMu && u != MMA {
+					continue // rank-μ is MMA's
+				}
+				run := func(fused bool) *Optimizer {
+					defer func(old bool) { recombineFused = old }(recombineFused)
+					recombineFused = fused
+					cfg := DefaultConfig(n)
+					cfg.Update, cfg.Seed, cfg.Sigma, cfg.MaxGenerations = u, 5, 0.5, 60
+					cfg.RankMu = rankMu
+					cfg.TolFun, cfg.Restart, cfg.MaxRestarts = 1e-3, IPOP, 1
+					cfg.Mean = make([]float64, n)
+					for i := range cfg.Mean {
+						cfg.Mean[i] = float64(i%5) - 2
+					}
+					o, err := New(cfg)
+					if err != nil {
+						t.Fatal(err)
+					}
+					f := func(x []float64) float64 {
+						s := 0.0
+						for i, xi := range x {
+							s += float64(i%4+1) * xi * xi
+						}
+						return s
+					}
+					if _, err := o.Optimize(context.Background(), f); err != nil {
+						t.Fatal(err)
+					}
+					return o
+				}
+				fused, each := run(true), run(false)
+				if fused.Generation() != each.Generation() || fused.Evals() != each.Evals() {
+					t.Fatalf("%v n=%d rank-μ %v: %d generations, %d evaluations fused; %d, %d one by one",
+						u, n, rankMu, fused.Generation(), fused.Evals(), each.Generation(), each.Evals())
+				}
+				same := func(what string, a, b []float64) {
+					t.Helper()
+					for i := range a {
+						if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+							t.Fatalf("%v n=%d rank-μ %v: %s[%d] = %v fused, %v one by one", u, n, rankMu, what, i, a[i], b[i])
+						}
+					}
+				}
+				same("A", fused.A(), each.A())
+				same("mean", fused.Mean(), each.Mean())
+				same("path", fused.P(), each.P())
+				same("σ's path", fused.S(), each.S())
+				same("σ", []float64{fused.Sigma()}, []float64{each.Sigma()})
+				same("best f", []float64{fused.Result().F}, []float64{each.Result().F})
+			}
+		}
+	}
+}

@@ -330,9 +330,9 @@ func (o *Optimizer) recordBest(f float64, i int) {
 // commit, and it returns true.
 func (o *Optimizer) update() bool {
 	p := &o.pop
-	// The full matrix at small n: recombination, mean and paths in one
-	// kernel call where the kernel has it (the same bits as proposeEach).
-	if d, ok := o.dist.(*fullMatrix); ok && o.inj == nil && kernel.StepFused(d.n) {
+	// The full matrix: recombination, mean and paths in one kernel call
+	// where the kernel has it (the same bits as proposeEach).
+	if d, ok := o.dist.(*fullMatrix); ok && o.inj == nil && recombineFused && kernel.RecombineFused(d.n) {
 		if !d.proposeStep(&p.sel, &o.step, o.m, o.mNew, o.step.sigma) {
 			return false
 		}
@@ -350,6 +350,10 @@ func (o *Optimizer) update() bool {
 	}
 	return true
 }
+
+// recombineFused lets update use the kernel's one-pass recombination
+// (tests turn it off to compare the bits with proposeEach).
+var recombineFused = true
 
 // proposeEach is update's proposal by its parts in turn: the
 // recombination, the new mean, σ's path, the distribution's and σ's

@@ -64,6 +64,12 @@ func RecombineStep(st *StepState, r *StepRates, y, z, w []float64, rows []int) (
 	return normFromSquares(ssS, st.SNew), normFromSquares(ssV, st.VNew), math.Float64frombits(pBits), mBits < infBits
 }
 
+// RecombineFused reports whether RecombineStep runs as one kernel pass for
+// vectors of n ≥ 1 elements on the current path: on AVX-512 for n ≤ 8 and
+// for the multiples of 8 up to 1024. Elsewhere it makes its sequence of
+// calls, which costs a little more than the caller making them itself.
+func RecombineFused(n int) bool { return stepFused(n) || recombineBlocks(n) }
+
 // infBits is the bits of +Inf: |x| is finite when its bits are below.
 const infBits = 0x7ff0000000000000
 

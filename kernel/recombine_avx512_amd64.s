@@ -235,3 +235,191 @@ rs_sums_whole:
 	VMOVQ        X4, mBits+96(FP)
 	VZEROUPPER
 	RET
+
+// RSB_CHUNK finishes one 8-column chunk at byte offset BX + off from its
+// weighted sums yw (Zyw) and zw (Zzw): mNew, sNew, vNew and pNew as
+// rs_whole computes them, sNew's and vNew's squares into the accumulators
+// accS and accV (VFMADD231PD x, x, acc: axpbyDotAVX512's), the bits of
+// |mNew| and |pNew| into Z25 and Z24. Scratch: AX, Z9–Z14.
+#define RSB_CHUNK(off, Zyw, Zzw, accS, accV) \
+	MOVQ         ST_M(DI), AX             \
+	VMOVUPD      off(AX)(BX*1), Z9        \
+	VMULPD       Z31, Z9, Z9              \
+	VFMADD231PD  Zyw, Z26, Z9             \
+	MOVQ         ST_MNEW(DI), AX          \
+	VMOVUPD      Z9, off(AX)(BX*1)        \
+	VPANDQ       Z15, Z9, Z9              \
+	VPMAXUQ      Z9, Z25, Z25             \
+	MOVQ         ST_S(DI), AX             \
+	VMOVUPD      off(AX)(BX*1), Z10       \
+	VMULPD       Zzw, Z28, Z11            \
+	VFMADD231PD  Z10, Z27, Z11            \
+	MOVQ         ST_SNEW(DI), AX          \
+	VMOVUPD      Z11, off(AX)(BX*1)       \
+	VFMADD231PD  Z11, Z11, accS           \
+	MOVQ         ST_V(DI), AX             \
+	VMOVUPD      off(AX)(BX*1), Z12       \
+	VMULPD       Zzw, Z30, Z13            \
+	VFMADD231PD  Z12, Z29, Z13            \
+	MOVQ         ST_VNEW(DI), AX          \
+	VMOVUPD      Z13, off(AX)(BX*1)       \
+	VFMADD231PD  Z13, Z13, accV           \
+	MOVQ         ST_P(DI), AX             \
+	VMOVUPD      off(AX)(BX*1), Z12       \
+	VMULPD       Zyw, Z30, Z14            \
+	VFMADD231PD  Z12, Z29, Z14            \
+	MOVQ         ST_PNEW(DI), AX          \
+	VMOVUPD      Z14, off(AX)(BX*1)       \
+	VPANDQ       Z15, Z14, Z14            \
+	VPMAXUQ      Z14, Z24, Z24
+
+// func recombineStepBlocksAVX512(n int, y, z *float64, w []float64, rows *int, st *StepState, r *StepRates) (ssS, ssV float64, pBits, mBits uint64)
+// Requires: AVX512F
+//
+// recombineStepAVX512 for n a multiple of 8, in one pass over the columns:
+// 32 at a time (the weighted sums of 4 chunks of 8 in Z0–Z7 over the μ
+// rows, then each chunk's mean and paths), then the chunks of 8 left. The
+// sums of squares of sNew and vNew go chunk by chunk into the accumulators
+// axpbyDotAVX512 gives them (chunk c of the 32-column steps into c mod 4,
+// the chunks after them into the first) and are reduced as it reduces.
+TEXT ·recombineStepBlocksAVX512(SB), NOSPLIT, $0-104
+	MOVQ n+0(FP), CX
+	MOVQ y+8(FP), R11
+	MOVQ z+16(FP), R12
+	MOVQ w_base+24(FP), SI
+	MOVQ w_len+32(FP), R9
+	MOVQ rows+48(FP), R10
+	MOVQ st+56(FP), DI
+	MOVQ r+64(FP), R13
+	MOVQ CX, R8
+	SHRQ $5, R8      // steps of 32 columns
+	MOVQ CX, R14
+	ANDQ $31, R14
+	SHRQ $3, R14     // chunks of 8 after them
+	SHLQ $3, CX      // the row stride in bytes
+
+	MOVQ         $0x7fffffffffffffff, AX
+	VPBROADCASTQ AX, Z15
+	MOVQ         $0x3ff0000000000000, AX
+	VPBROADCASTQ AX, Z31
+	VBROADCASTSD R_SIGMA(R13), Z26
+	VBROADCASTSD R_DECAYS(R13), Z27
+	VBROADCASTSD R_RATES(R13), Z28
+	VBROADCASTSD R_DECAY(R13), Z29
+	VBROADCASTSD R_RATE(R13), Z30
+	VPXORQ       Z16, Z16, Z16
+	VPXORQ       Z17, Z17, Z17
+	VPXORQ       Z18, Z18, Z18
+	VPXORQ       Z19, Z19, Z19
+	VPXORQ       Z20, Z20, Z20
+	VPXORQ       Z21, Z21, Z21
+	VPXORQ       Z22, Z22, Z22
+	VPXORQ       Z23, Z23, Z23
+	VPXORQ       Z24, Z24, Z24
+	VPXORQ       Z25, Z25, Z25
+	XORQ         BX, BX // the chunk's byte offset in a row
+	TESTQ        R8, R8
+	JZ           rsb_eights
+
+rsb_steps:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	XORQ   DX, DX
+	TESTQ  R9, R9
+	JZ     rsb_steps_sums
+
+rsb_steps_rows:
+	MOVQ         (R10)(DX*8), AX
+	IMULQ        CX, AX
+	ADDQ         BX, AX
+	VBROADCASTSD (SI)(DX*8), Z8
+	VFMADD231PD  (R11)(AX*1), Z8, Z0
+	VFMADD231PD  64(R11)(AX*1), Z8, Z1
+	VFMADD231PD  128(R11)(AX*1), Z8, Z2
+	VFMADD231PD  192(R11)(AX*1), Z8, Z3
+	VFMADD231PD  (R12)(AX*1), Z8, Z4
+	VFMADD231PD  64(R12)(AX*1), Z8, Z5
+	VFMADD231PD  128(R12)(AX*1), Z8, Z6
+	VFMADD231PD  192(R12)(AX*1), Z8, Z7
+	INCQ         DX
+	CMPQ         DX, R9
+	JNE          rsb_steps_rows
+
+rsb_steps_sums:
+	MOVQ    ST_YW(DI), AX
+	VMOVUPD Z0, (AX)(BX*1)
+	VMOVUPD Z1, 64(AX)(BX*1)
+	VMOVUPD Z2, 128(AX)(BX*1)
+	VMOVUPD Z3, 192(AX)(BX*1)
+	MOVQ    ST_ZW(DI), AX
+	VMOVUPD Z4, (AX)(BX*1)
+	VMOVUPD Z5, 64(AX)(BX*1)
+	VMOVUPD Z6, 128(AX)(BX*1)
+	VMOVUPD Z7, 192(AX)(BX*1)
+	RSB_CHUNK(0, Z0, Z4, Z16, Z20)
+	RSB_CHUNK(64, Z1, Z5, Z17, Z21)
+	RSB_CHUNK(128, Z2, Z6, Z18, Z22)
+	RSB_CHUNK(192, Z3, Z7, Z19, Z23)
+	ADDQ $256, BX
+	DECQ R8
+	JNZ  rsb_steps
+
+rsb_eights:
+	TESTQ R14, R14
+	JZ    rsb_reduce
+
+rsb_eight:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z4, Z4, Z4
+	XORQ   DX, DX
+	TESTQ  R9, R9
+	JZ     rsb_eight_sums
+
+rsb_eight_rows:
+	MOVQ         (R10)(DX*8), AX
+	IMULQ        CX, AX
+	ADDQ         BX, AX
+	VBROADCASTSD (SI)(DX*8), Z8
+	VFMADD231PD  (R11)(AX*1), Z8, Z0
+	VFMADD231PD  (R12)(AX*1), Z8, Z4
+	INCQ         DX
+	CMPQ         DX, R9
+	JNE          rsb_eight_rows
+
+rsb_eight_sums:
+	MOVQ    ST_YW(DI), AX
+	VMOVUPD Z0, (AX)(BX*1)
+	MOVQ    ST_ZW(DI), AX
+	VMOVUPD Z4, (AX)(BX*1)
+	RSB_CHUNK(0, Z0, Z4, Z16, Z20)
+	ADDQ $64, BX
+	DECQ R14
+	JNZ  rsb_eight
+
+rsb_reduce:
+	// axpbyDotAVX512's reduction of its four accumulators.
+	VADDPD    Z17, Z16, Z16
+	VADDPD    Z19, Z18, Z18
+	VADDPD    Z18, Z16, Z2
+	VADDPD    Z21, Z20, Z20
+	VADDPD    Z23, Z22, Z22
+	VADDPD    Z22, Z20, Z3
+	HSUM8(Z2, Y2, X2, Y11, X11)
+	HSUM8(Z3, Y3, X3, Y12, X12)
+	VMOVSD    X2, ssS+72(FP)
+	VMOVSD    X3, ssV+80(FP)
+
+	VMOVDQA64 Z24, Z7
+	VMOVDQA64 Z25, Z4
+	HMAXU8(Z7, Z13)
+	HMAXU8(Z4, Z14)
+	VMOVQ     X7, pBits+88(FP)
+	VMOVQ     X4, mBits+96(FP)
+	VZEROUPPER
+	RET

@@ -23,7 +23,7 @@ func TestRecombineStep(t *testing.T) {
 	for n := 1; n <= 20; n++ {
 		lens = append(lens, n)
 	}
-	lens = append(lens, 31, 32, 33, 64, 100)
+	lens = append(lens, 24, 31, 32, 33, 40, 56, 64, 72, 96, 100, 128, 136, 1016, 1024, 1032)
 	forEachPath(t, func(t *testing.T) {
 		same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
 		if Impl() == "generic" {
