@@ -595,16 +595,35 @@ func recombineStepBlocksAVX512(n int, y, z *float64, w []float64, rows *int, st 
 //go:noescape
 func recombineStepAVX512(n int, y, z *float64, w []float64, rows *int, st *StepState, r *StepRates) (ssS, ssV float64, pBits, mBits uint64)
 
-// scaleAddOuterSquares runs ScaleAddOuterNorms (after its checks) in one
-// AVX-512 call for 1 ≤ n ≤ 8, with the rows' sums of squares in sums
-// (dotAVX512's), and reports whether it did; else it does nothing.
+// scaleAddOuterSquares runs ScaleAddOuterNorms (after its checks) on
+// AVX-512, each row updated and squared in one pass, for 1 ≤ n ≤ 8 (a row
+// in a register) and for n a multiple of 8 from 16 on, with the rows' sums
+// of squares in sums (dotAVX512's), and reports whether it did; else it
+// does nothing.
 func scaleAddOuterSquares(a []float64, n int, alpha, beta float64, p, v, sums []float64) bool {
-	if !stepFused(n) {
+	switch {
+	case stepFused(n):
+		scaleAddOuterSquaresAVX512(a, n, alpha, beta, p, v, sums)
+	case useAVX512 && n%8 == 0 && n >= 16:
+		// One call per block of rows (assembly is not preempted).
+		rows := max(1, normsBlock/n)
+		for i := 0; i < n; i += rows {
+			r := min(rows, n-i)
+			scaleAddOuterSquaresBlocksAVX512(&a[i*n], n, r, alpha, beta, &p[i], &v[0], &sums[i])
+		}
+	default:
 		return false
 	}
-	scaleAddOuterSquaresAVX512(a, n, alpha, beta, p, v, sums)
 	return true
 }
+
+// scaleAddOuterSquaresBlocksAVX512 is scaleAddOuterSquaresAVX512 for the
+// rows 0 … rows−1 of a (row i: p[i], sums[i]) and n a multiple of 8, n ≥
+// 16: each row updated and squared in one pass, 32 and then 8 elements at
+// a time, the same bits as scaleAddOuterAVX512 and dotAVX512.
+//
+//go:noescape
+func scaleAddOuterSquaresBlocksAVX512(a *float64, n, rows int, alpha, beta float64, p, v, sums *float64)
 
 // rowSquares sets dst[i] to dot(a_i, a_i) for the rows a_i = a[i·n:(i+1)·n]
 // of the first whole groups of 4 of dst's rows where the path has a kernel

@@ -180,3 +180,73 @@ rsq_reduce:
 	RSQ_REDUCE(24(DI))
 	VZEROUPPER
 	RET
+
+// SAOB_CHUNK updates the 8 elements of a row at off(DI) as
+// scaleAddOuterAVX512's 8-element blocks do (fma(s, v, α·a), α the first
+// source of the product), stores them and adds their squares to acc.
+#define SAOB_CHUNK(off, acc) \
+	VMULPD      off(DI), Z30, Z4  \
+	VFMADD231PD off(SI), Z31, Z4  \
+	VMOVUPD     Z4, off(DI)       \
+	VFMADD231PD Z4, Z4, acc
+
+// func scaleAddOuterSquaresBlocksAVX512(a *float64, n, rows int, alpha, beta float64, p, v, sums *float64)
+// Requires: AVX512F
+//
+// n a multiple of 8, n ≥ 16: scaleAddOuterAVX512(a, n, rows, α, β, p, v)
+// and then, for each row i < rows, sums[i] = dotAVX512(a_i, a_i), the same
+// bits, one pass over each row: its 32-element steps into the accumulators
+// Z0–Z3, the 8-element blocks after them into Z0, reduced as RSQ_REDUCE.
+TEXT ·scaleAddOuterSquaresBlocksAVX512(SB), NOSPLIT, $0-64
+	MOVQ         a+0(FP), DI
+	MOVQ         n+8(FP), CX
+	MOVQ         rows+16(FP), R10
+	VBROADCASTSD alpha+24(FP), Z30
+	VMOVSD       beta+32(FP), X29
+	MOVQ         p+40(FP), R11
+	MOVQ         v+48(FP), R12
+	MOVQ         sums+56(FP), R13
+	MOVQ         CX, R8
+	SHRQ         $5, R8  // 32-element steps a row
+	ANDQ         $31, CX
+	SHRQ         $3, CX  // 8-element blocks after them
+
+saob_row:
+	VMULSD       (R11), X29, X5
+	VBROADCASTSD X5, Z31
+	MOVQ         R12, SI
+	ZERO4(Z0, Z1, Z2, Z3)
+	MOVQ         R8, BX
+	TESTQ        BX, BX
+	JZ           saob_eights
+
+saob_steps:
+	SAOB_CHUNK(0, Z0)
+	SAOB_CHUNK(64, Z1)
+	SAOB_CHUNK(128, Z2)
+	SAOB_CHUNK(192, Z3)
+	ADDQ $256, DI
+	ADDQ $256, SI
+	DECQ BX
+	JNZ  saob_steps
+
+saob_eights:
+	MOVQ  CX, BX
+	TESTQ BX, BX
+	JZ    saob_reduce
+
+saob_eight:
+	SAOB_CHUNK(0, Z0)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	DECQ BX
+	JNZ  saob_eight
+
+saob_reduce:
+	RSQ_REDUCE((R13))
+	ADDQ $8, R11
+	ADDQ $8, R13
+	DECQ R10
+	JNZ  saob_row
+	VZEROUPPER
+	RET

@@ -59,14 +59,15 @@ func TestScaleAddOuterNormsMisuse(t *testing.T) {
 }
 
 // TestScaleAddOuterNormsSmall checks ScaleAddOuterNorms against ScaleAddOuter
-// and Norm for every n up to past the one-register rows of AVX-512 (n ≤ 8),
+// and Norm for every n up to past the one-register rows of AVX-512 (n ≤ 8)
+// and multiples of 8 on both sides of its 32-element steps,
 // with special values (±0, ±Inf, NaN, subnormals, huge and tiny rows that
 // need Norm's scaled pass) in A, p, v, α and β, and rows at odd offsets.
 func TestScaleAddOuterNormsSmall(t *testing.T) {
 	r := rand.New(rand.NewPCG(89, 97))
 	specials := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 5e-324, -0x1p-1022, math.MaxFloat64, 1e-200, 1e200}
 	forEachPath(t, func(t *testing.T) {
-		for n := 1; n <= 10; n++ {
+		for _, n := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 16, 24, 32, 40, 48, 64, 72, 96, 136} {
 			for trial := range 40 {
 				special := trial >= 10
 				val := func() float64 {
