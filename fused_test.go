@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"testing"
+
+	"github.com/mmaes-go/mmaes/kernel"
 )
 
 // TestFusedUpdateSameBits checks that deferring the rank-one update of A to
@@ -113,11 +115,15 @@ func TestTargetWinsOverBreakdown(t *testing.T) {
 // TestFusedRecombineSameBits: the full matrix's recombination, mean and
 // paths in one kernel call (kernel.RecombineStep, where RecombineFused)
 // give the run the bits of the calls one by one (proposeEach), for every
-// rule and MMA with rank-μ, at n on the kernel's 32- and 8-column steps and a
-// restart (the run stops on TolFun and IPOP starts the next).
+// rule and MMA with rank-μ, at n on the kernel's 32- and 8-column steps,
+// through an IPOP restart (each run ends at MaxGenerations, the first
+// restarts). Paths without the one-pass kernel skip it.
 func TestFusedRecombineSameBits(t *testing.T) {
 	for _, u := range []Update{MMA, ECMA, Cholesky} {
 		for _, n := range []int{16, 40, 64, 136} {
+			if !kernel.RecombineFused(n) {
+				t.Skipf("no one-pass RecombineStep for n = %d on this path", n)
+			}
 			for _, rankMu := range []bool{false, true} {
 				if rankMu && u != MMA {
 					continue // rank-μ is MMA's
@@ -150,6 +156,9 @@ func TestFusedRecombineSameBits(t *testing.T) {
 					return o
 				}
 				fused, each := run(true), run(false)
+				if fused.Result().Restarts != 1 {
+					t.Fatalf("%v n=%d rank-μ %v: %d restarts, want 1", u, n, rankMu, fused.Result().Restarts)
+				}
 				if fused.Generation() != each.Generation() || fused.Evals() != each.Evals() {
 					t.Fatalf("%v n=%d rank-μ %v: %d generations, %d evaluations fused; %d, %d one by one",
 						u, n, rankMu, fused.Generation(), fused.Evals(), each.Generation(), each.Evals())

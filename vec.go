@@ -29,8 +29,8 @@ func maxAbs(x []float64) float64 {
 const maxAbsShort = 16
 
 // allFinite reports whether every x_i is finite: whether max_i |x_i|
-// (maxAbs, NaN when some x_i is NaN) is at most the largest finite value.
-// One SIMD pass, without a branch an element.
+// (maxAbs, NaN when some x_i is NaN) is at most the largest finite value:
+// no branch an element (kernel.MaxAbs, or a Go loop for a few elements).
 func allFinite(x []float64) bool {
 	return maxAbs(x) <= math.MaxFloat64
 }

@@ -557,6 +557,10 @@ func scaleAxpyRowsAVX512(x []float64, sigma float64, y []float64, s float64, m [
 func recombineStep(st *StepState, r *StepRates, y, z, w []float64, rows []int) (ssS, ssV float64, pBits, mBits uint64, fused bool) {
 	n := len(st.M)
 	switch {
+	case n*len(w) > vecBlock:
+		// More work than one call into assembly may do (it is not
+		// preempted): the sequence, whose calls split it.
+		return 0, 0, 0, 0, false
 	case stepFused(n):
 		ssS, ssV, pBits, mBits = recombineStepAVX512(n, unsafe.SliceData(y), unsafe.SliceData(z), w, unsafe.SliceData(rows), st, r)
 	case recombineBlocks(n):
@@ -574,8 +578,9 @@ func recombineBlocks(n int) bool {
 	return useAVX512 && n%8 == 0 && n >= 16 && n <= recombineBlocksMaxN
 }
 
-// recombineBlocksMaxN is the largest n of recombineStepBlocksAVX512: a
-// call is not preempted, and at μ = 14 (λ = 28) n = 1024 is 57 000 FMAs.
+// recombineBlocksMaxN is the largest n of recombineStepBlocksAVX512; above
+// it the sequence's passes are as fast (RecombineStep's calls in L1 pay at
+// small n).
 const recombineBlocksMaxN = 1024
 
 // recombineStepBlocksAVX512 is recombineStepAVX512 for n a multiple of 8,
@@ -597,14 +602,15 @@ func recombineStepAVX512(n int, y, z *float64, w []float64, rows *int, st *StepS
 
 // scaleAddOuterSquares runs ScaleAddOuterNorms (after its checks) on
 // AVX-512, each row updated and squared in one pass, for 1 ≤ n ≤ 8 (a row
-// in a register) and for n a multiple of 8 from 16 on, with the rows' sums
+// in a register) and for n a multiple of 8 from 16 to vecBlock, with the rows' sums
 // of squares in sums (dotAVX512's), and reports whether it did; else it
 // does nothing.
 func scaleAddOuterSquares(a []float64, n int, alpha, beta float64, p, v, sums []float64) bool {
 	switch {
 	case stepFused(n):
 		scaleAddOuterSquaresAVX512(a, n, alpha, beta, p, v, sums)
-	case useAVX512 && n%8 == 0 && n >= 16:
+	case useAVX512 && n%8 == 0 && n >= 16 && n <= vecBlock:
+		// Rows longer than vecBlock: Norm sums them block by block.
 		// One call per block of rows (assembly is not preempted).
 		rows := max(1, normsBlock/n)
 		for i := 0; i < n; i += rows {

@@ -70,7 +70,8 @@ func updateMulVecsSmallAVX512(y, a []float64, n int, x []float64, k int, alpha, 
 
 // stepFused reports whether SamplePlace, RecombineStep and
 // ScaleAddOuterNorms run as one AVX-512 call each with vectors of n ≥ 1
-// elements: one register each.
+// elements in one register each (RecombineStep and ScaleAddOuterNorms
+// also have one-pass kernels for the multiples of 8 above).
 func stepFused(n int) bool { return useAVX512 && n <= 8 }
 
 // samplePlace runs SamplePlace (after its checks, n, k ≥ 1, when

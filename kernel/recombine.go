@@ -36,8 +36,9 @@ type StepRates struct {
 //
 // with the same results, and returns normS, normV, the largest |PNew_i|
 // (compared as the bits of |PNew_i|, so a NaN is larger than +Inf) and
-// whether every MNew_i is finite. On AVX-512 with n ≤ 8 it is one pass in
-// registers. Each of the ten vectors of st must have length n, and y and
+// whether every MNew_i is finite. On AVX-512 it is one pass
+// (RecombineFused): in registers for n ≤ 8, 32 and then 8 columns at a
+// time for the multiples of 8 up to 1024. Each of the ten vectors of st must have length n, and y and
 // z hold k·n elements for some k with every rows[i], i < len(w), in
 // [0, k): it panics otherwise. None of the six vectors it writes may
 // overlap another slice of the call; this is not checked (the calls of
@@ -66,8 +67,10 @@ func RecombineStep(st *StepState, r *StepRates, y, z, w []float64, rows []int) (
 
 // RecombineFused reports whether RecombineStep runs as one kernel pass for
 // vectors of n ≥ 1 elements on the current path: on AVX-512 for n ≤ 8 and
-// for the multiples of 8 up to 1024. Elsewhere it makes its sequence of
-// calls, which costs a little more than the caller making them itself.
+// for the multiples of 8 up to 1024, as long as n·len(w) ≤ 65 536 (one
+// call into assembly, which is not preempted, does no more). Elsewhere it
+// makes its sequence of calls, which costs a little more than the caller
+// making them itself.
 func RecombineFused(n int) bool { return stepFused(n) || recombineBlocks(n) }
 
 // infBits is the bits of +Inf: |x| is finite when its bits are below.

@@ -2,9 +2,10 @@ package kernel
 
 // StepFused reports whether SamplePlace and RecombineStep run as one
 // kernel call each (and ScaleAddOuterNorms the same way) for vectors of n
-// ≥ 1 elements on the current path: on AVX-512 for n ≤ 8. Elsewhere they
-// make their sequences of calls, which cost a little more than the caller
-// making them itself.
+// ≥ 1 elements on the current path, each vector in one register: on
+// AVX-512 for n ≤ 8. Elsewhere SamplePlace makes its sequence of calls,
+// which costs a little more than the caller making them itself;
+// RecombineFused tells where RecombineStep is still one pass.
 func StepFused(n int) bool { return stepFused(n) }
 
 // A RankOne is the rank-one update A ← Alpha·A + Beta·P·Vᵀ of an n×n A
