@@ -578,9 +578,9 @@ func recombineBlocks(n int) bool {
 	return useAVX512 && n%8 == 0 && n >= 16 && n <= recombineBlocksMaxN
 }
 
-// recombineBlocksMaxN is the largest n of recombineStepBlocksAVX512; above
-// it the sequence's passes are as fast (RecombineStep's calls in L1 pay at
-// small n).
+// recombineBlocksMaxN is the largest n of recombineStepBlocksAVX512: what
+// it saves is the sequence's calls, a share of a generation that shrinks
+// with n (at 1024 the two measured the same: docs/performance.md).
 const recombineBlocksMaxN = 1024
 
 // recombineStepBlocksAVX512 is recombineStepAVX512 for n a multiple of 8,
@@ -602,15 +602,14 @@ func recombineStepAVX512(n int, y, z *float64, w []float64, rows *int, st *StepS
 
 // scaleAddOuterSquares runs ScaleAddOuterNorms (after its checks) on
 // AVX-512, each row updated and squared in one pass, for 1 ≤ n ≤ 8 (a row
-// in a register) and for n a multiple of 8 from 16 to vecBlock, with the rows' sums
-// of squares in sums (dotAVX512's), and reports whether it did; else it
-// does nothing.
+// in a register) and for n a multiple of 8 from 16 to vecBlock (Norm sums
+// longer rows block by block), with the rows' sums of squares in sums
+// (dotAVX512's), and reports whether it did; else it does nothing.
 func scaleAddOuterSquares(a []float64, n int, alpha, beta float64, p, v, sums []float64) bool {
 	switch {
 	case stepFused(n):
 		scaleAddOuterSquaresAVX512(a, n, alpha, beta, p, v, sums)
 	case useAVX512 && n%8 == 0 && n >= 16 && n <= vecBlock:
-		// Rows longer than vecBlock: Norm sums them block by block.
 		// One call per block of rows (assembly is not preempted).
 		rows := max(1, normsBlock/n)
 		for i := 0; i < n; i += rows {

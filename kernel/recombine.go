@@ -38,8 +38,8 @@ type StepRates struct {
 // (compared as the bits of |PNew_i|, so a NaN is larger than +Inf) and
 // whether every MNew_i is finite. On AVX-512 it is one pass
 // (RecombineFused): in registers for n ≤ 8, 32 and then 8 columns at a
-// time for the multiples of 8 up to 1024. Each of the ten vectors of st must have length n, and y and
-// z hold k·n elements for some k with every rows[i], i < len(w), in
+// time for the multiples of 8 up to 1024. Each of the ten vectors of st
+// must have length n, and y and z hold k·n elements for some k with every rows[i], i < len(w), in
 // [0, k): it panics otherwise. None of the six vectors it writes may
 // overlap another slice of the call; this is not checked (the calls of
 // the sequence check their own arguments where they run), and the results
