@@ -285,8 +285,10 @@ func (d *fullMatrix) samplePlaceSplit(x, y, z []float64, k int, m []float64, sig
 func (d *fullMatrix) samplePlace(x, y, z []float64, k int, m []float64, sigma float64) bool {
 	var u *kernel.RankOne
 	if d.pend {
-		d.rankOne = kernel.RankOne{Alpha: d.pendAlpha, Beta: d.pendBeta, P: d.p, V: d.pendQ}
+		// Set field by field: a literal is built on the stack and
+		// copied whole.
 		u = &d.rankOne
+		u.Alpha, u.Beta, u.P, u.V = d.pendAlpha, d.pendBeta, d.p, d.pendQ
 		d.pend = false
 	}
 	return kernel.SamplePlace(x, y, d.a, d.n, z, k, u, d.work, d.scale, sigma, m)

@@ -97,9 +97,9 @@ const normalMax = 16
 // every kernel path; a fill of n and two fills that add up to n differ (a
 // fill's last round discards the draws of lanes it does not need).
 func fillNormal(p *xoshiro, z []float64) {
-	var rej [64]uint64
+	rej := p.rej[:] // in p: a local array would be cleared on every call
 	for len(z) > 0 {
-		acc, nrej := kernel.Ziggurat(z, &p.lanes, &zigX, rej[:])
+		acc, nrej := kernel.Ziggurat(z, &p.lanes, &zigX, rej)
 		z = z[acc:]
 		for _, r := range rej[:nrej] {
 			z[0] = normalSlow(p, r&(zigLayers-1), kernel.ZigUniform(r))

@@ -19,6 +19,7 @@ import (
 type xoshiro struct {
 	s0, s1, s2, s3 uint64
 	lanes          [4 * kernel.ZigLanes]uint64 // word w of lane l at lanes[w*ZigLanes+l]
+	rej            [64]uint64                  // fillNormal's scratch, not state
 }
 
 // newXoshiro seeds the state with outputs of SplitMix64 started at seed,
