@@ -34,3 +34,33 @@ func TestSteadyCost(t *testing.T) {
 		t.Errorf("noisy runs: %v s, %v allocs, want 0, 0", sec, allocs)
 	}
 }
+
+// TestRandomValue checks the neutral objective's values: integers in
+// [0, 2⁵³), all distinct over 10⁵ of them, with the mean and the share of
+// ascents (v_i < v_{i+1}) of uniform values: 2⁵² and 1/2, each within 5
+// standard errors (2⁵³/√12/√N and 1/(2√N)).
+func TestRandomValue(t *testing.T) {
+	const n = 100000
+	seen := make(map[float64]bool, n)
+	var sum float64
+	ascents := 0
+	prev := randomValue(0)
+	for i := range uint64(n) {
+		v := randomValue(i)
+		if v < 0 || v >= 0x1p53 || v != math.Trunc(v) || seen[v] {
+			t.Fatalf("value %d: %v (out of range, not an integer or repeated)", i, v)
+		}
+		seen[v] = true
+		sum += v
+		if i > 0 && prev < v {
+			ascents++
+		}
+		prev = v
+	}
+	if mean, se := sum/n, 0x1p53/math.Sqrt(12*n); math.Abs(mean-0x1p52) > 5*se {
+		t.Errorf("mean %v, want 2⁵² = %v ± %v", mean, 0x1p52, 5*se)
+	}
+	if share, se := float64(ascents)/(n-1), 0.5/math.Sqrt(n); math.Abs(share-0.5) > 5*se {
+		t.Errorf("share of ascents %v, want 0.5 ± %v", share, 5*se)
+	}
+}
