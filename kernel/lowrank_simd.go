@@ -157,8 +157,18 @@ func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, st
 		mp = &m[0]
 	}
 	if c4 > 0 {
-		l := 0
-		for ; l+combTileRows <= k; l += combTileRows {
+		l, main := 0, k/combTileRows*combTileRows
+		if combOverlapTiles() && k%combTileRows != 0 && k%combTileRows <= 2 && main > panelFetchTiles*combTileRows {
+			// One or two rows past the main tiles: those and the last
+			// main tile's rows go in two tiles of 4 (of 7 rows, the
+			// second overlaps one), which cost about what 8 rows of main
+			// tiles do, where a main tile and a tile of 4 (or a row
+			// alone, as dear) cost 10 rows' worth (docs/large-scale.md,
+			// Speed). The first panelFetchTiles tiles, which fetch the
+			// next block's panel, stay main tiles.
+			main -= combTileRows
+		}
+		for ; l+combTileRows <= main; l += combTileRows {
 			combineTile(combTileRows, x, mp, m != nil, sigma, s, z, c4, stride, p, kp, c, l, panelFetch{ahead, l / combTileRows}, nt, cc)
 		}
 		if combOverlapTiles() && k-l == 5 && k >= combTileRows {

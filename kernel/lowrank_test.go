@@ -160,8 +160,11 @@ func makeCombineCases(seed uint64, special bool) []combineCase {
 	// k: below, at and past the tiles of 4 and of combTileRows (6 on
 	// amd64), their overlapping last tiles (k = 8, 9 and 11 on AVX-512:
 	// a tile of 4 over two or three rows left, a tile of 6 over five),
-	// several whole tiles.
-	for _, k := range []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13} {
+	// several whole tiles; k = 31, 32 and 38, where the last main tile
+	// and the one or two rows past it go in two tiles of 4 on AVX-512
+	// (the second overlapping one row at 31), and 33, which keeps its
+	// main tiles.
+	for _, k := range []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 31, 32, 33, 38} {
 		for _, kp := range []int{0, 1, 2, 3, 5, 8, 17, combineTerms + 6, 2*combineTerms + 2} {
 			// n = 71: two whole steps of 32 columns of the AVX-512 tile,
 			// one of 4 and 3 columns alone, with the terms in chunks.
@@ -169,7 +172,11 @@ func makeCombineCases(seed uint64, special bool) []combineCase {
 			// passes of combineRowTerms terms (kp = 17: 8, 8, 1), against
 			// the same row in a population of 2 (blocks of CombineRowsBlock).
 			for _, n := range []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 15, 16, 17, 31, 32, 33, 71, 100, combineBlockMax + 3, 2*combineRowBlock + 37} {
-				if n == 2*combineRowBlock+37 {
+				if k > 13 {
+					if n != 33 && n != 71 || kp != 5 && kp != 17 {
+						continue
+					}
+				} else if n == 2*combineRowBlock+37 {
 					if k < 1 || k > 2 || kp != 17 {
 						continue
 					}
