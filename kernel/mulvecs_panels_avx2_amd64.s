@@ -46,7 +46,7 @@ TEXT ·panel4AVX2(SB), NOSPLIT, $160-216
 	JEQ  p4_tile
 
 	// The update's steps of 4 columns, the mask of the kc mod 4 rest
-	// (lanes l < rest: rest > l), and p at the first tile.
+	// (lanes l < rest: rest > l), whether α = 1, and p at the first tile.
 	MOVQ         kc+88(FP), CX
 	MOVQ         CX, BX
 	SHRQ         $0x02, BX
@@ -60,6 +60,13 @@ TEXT ·panel4AVX2(SB), NOSPLIT, $160-216
 	VPBROADCASTQ X2, Y2
 	VPCMPGTQ     Y1, Y2, Y12
 	VMOVDQU      Y12, (SP)
+	XORQ         CX, CX
+	MOVQ         $0x00000001, DX
+	MOVQ         alpha+136(FP), AX
+	MOVQ         $0x3ff0000000000000, BX
+	CMPQ         AX, BX
+	CMOVQEQ      DX, CX
+	MOVQ         CX, 64(SP)
 	MOVQ         p_base+152(FP), AX
 	MOVQ         AX, 40(SP)
 
@@ -80,6 +87,8 @@ p4_upd_row:
 	MOVQ         56(SP), CX
 	TESTQ        CX, CX
 	JZ           p4_upd_tail
+	CMPQ         64(SP), $0x00
+	JNE          p4_upd_cols1
 
 p4_upd_cols:
 	VMULPD      (R11), Y14, Y0
@@ -89,6 +98,18 @@ p4_upd_cols:
 	ADDQ        $0x00000020, R12
 	DECQ        CX
 	JNZ         p4_upd_cols
+	JMP         p4_upd_tail
+
+	// α = 1: a = fma(β·p_r, v, a), the same bits without the
+	// multiplication (the optimizer keeps A as s·Ã and passes α = 1)
+p4_upd_cols1:
+	VMOVUPD     (R11), Y0
+	VFMADD231PD (R12), Y15, Y0
+	VMOVUPD     Y0, (R11)
+	ADDQ        $0x00000020, R11
+	ADDQ        $0x00000020, R12
+	DECQ        CX
+	JNZ         p4_upd_cols1
 
 p4_upd_tail:
 	CMPQ        48(SP), $0x00

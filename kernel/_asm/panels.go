@@ -26,6 +26,7 @@ const (
 	p4left3     = 72  // blocks of 3 registers left in the tile
 	p4left2     = 80  // blocks of 2
 	p4left1     = 88  // blocks of 1
+	p4alpha1    = 96  // 1 when α = 1.0, else 0
 	p4kc4       = 104 // the update's steps of 4 columns: kc / 4
 	p4kc4rest   = 112 // kc mod 4
 	p4ptile     = 120 // p at the tile's first row
@@ -319,6 +320,8 @@ func p4update(f *frame) {
 	MOVQ(f.at(p4kc4), RCX)
 	TESTQ(RCX, RCX)
 	JZ(LabelRef("p4_upd_tail"))
+	CMPQ(f.at(p4alpha1), Imm(0))
+	JNE(LabelRef("p4_upd_cols1"))
 	Label("p4_upd_cols")
 	VMULPD(Mem{Base: R11}, Y14, Y0)
 	VFMADD231PD(Mem{Base: R12}, Y15, Y0)
@@ -327,6 +330,17 @@ func p4update(f *frame) {
 	ADDQ(U32(32), R12)
 	DECQ(RCX)
 	JNZ(LabelRef("p4_upd_cols"))
+	JMP(LabelRef("p4_upd_tail"))
+	Comment("α = 1: a = fma(β·p_r, v, a), the same bits without the",
+		"multiplication (the optimizer keeps A as s·Ã and passes α = 1)")
+	Label("p4_upd_cols1")
+	VMOVUPD(Mem{Base: R11}, Y0)
+	VFMADD231PD(Mem{Base: R12}, Y15, Y0)
+	VMOVUPD(Y0, Mem{Base: R11})
+	ADDQ(U32(32), R11)
+	ADDQ(U32(32), R12)
+	DECQ(RCX)
+	JNZ(LabelRef("p4_upd_cols1"))
 	Label("p4_upd_tail")
 	CMPQ(f.at(p4kc4rest), Imm(0))
 	JEQ(LabelRef("p4_upd_next"))
@@ -391,7 +405,7 @@ func panel4AVX2() {
 	JEQ(LabelRef("p4_tile"))
 
 	Comment("The update's steps of 4 columns, the mask of the kc mod 4 rest",
-		"(lanes l < rest: rest > l), and p at the first tile.")
+		"(lanes l < rest: rest > l), whether α = 1, and p at the first tile.")
 	Load(Param("kc"), RCX)
 	MOVQ(RCX, RBX)
 	SHRQ(Imm(2), RBX)
@@ -405,6 +419,13 @@ func panel4AVX2() {
 	VPBROADCASTQ(X2, Y2)
 	VPCMPGTQ(Y1, Y2, Y12)
 	VMOVDQU(Y12, f.block(p4umask, 32))
+	XORQ(RCX, RCX)
+	MOVQ(U32(1), RDX)
+	MOVQ(arg(Param("alpha")), RAX)
+	MOVQ(U64(0x3ff0000000000000), RBX)
+	CMPQ(RAX, RBX)
+	CMOVQEQ(RDX, RCX)
+	MOVQ(RCX, f.at(p4alpha1))
 	Load(Param("p").Base(), RAX)
 	MOVQ(RAX, f.at(p4ptile))
 
