@@ -15,11 +15,13 @@ import (
 // scalar one (s0-s3) for everything but the bulk of the normal deviates, and
 // kernel.ZigLanes lanes that fillNormal runs side by side (one AVX-512
 // register per state word) for the λ·n deviates of a generation. Its state
-// is this struct alone, so checkpoints save it exactly.
+// is s0-s3 and lanes, which checkpoints save exactly; rej is fillNormal's
+// scratch (kept here so that a fill does not clear 512 bytes of stack),
+// never read before a fill writes it.
 type xoshiro struct {
 	s0, s1, s2, s3 uint64
 	lanes          [4 * kernel.ZigLanes]uint64 // word w of lane l at lanes[w*ZigLanes+l]
-	rej            [64]uint64                  // fillNormal's scratch, not state
+	rej            [64]uint64
 }
 
 // newXoshiro seeds the state with outputs of SplitMix64 started at seed,

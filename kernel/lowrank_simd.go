@@ -145,9 +145,11 @@ func dotRowsTiles(dst, a []float64, ka int, b []float64, kb, cols, stride, ahead
 // overlaps a row already done (which gets the same bits again: each
 // element is one chain from the inputs, the first chunk of terms starting
 // from s·z, not from x), one or two alone; where combOverlapTiles holds,
-// two by a tile of 4 and five by a main tile that overlap rows done. The
-// columns past the last whole group of 4 in Go with math.FMA, the chain
-// of roundings of the lanes.
+// two by a tile of 4 and five by a main tile that overlap rows done, and
+// one or two past more than panelFetchTiles main tiles go with the last
+// main tile's rows in two tiles of 4 (of 7 rows, the second overlapping
+// one). The columns past the last whole group of 4 in Go with math.FMA,
+// the chain of roundings of the lanes.
 func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, stride int, p []float64, kp int, c []float64, ahead int, cc *coefCache) {
 	c4 := cols &^ 3
 	cc.start()
@@ -159,13 +161,12 @@ func combineRowsTiles(x, m []float64, sigma float64, s, z []float64, k, cols, st
 	if c4 > 0 {
 		l, main := 0, k/combTileRows*combTileRows
 		if combOverlapTiles() && k%combTileRows != 0 && k%combTileRows <= 2 && main > panelFetchTiles*combTileRows {
-			// One or two rows past the main tiles: those and the last
-			// main tile's rows go in two tiles of 4 (of 7 rows, the
-			// second overlaps one), which cost about what 8 rows of main
-			// tiles do, where a main tile and a tile of 4 (or a row
-			// alone, as dear) cost 10 rows' worth (docs/large-scale.md,
-			// Speed). The first panelFetchTiles tiles, which fetch the
-			// next block's panel, stay main tiles.
+			// One or two rows past the main tiles: with the last main
+			// tile's rows they fill two tiles of 4, where a main tile
+			// and a tile of 4 (or a row alone, which costs as much)
+			// would compute more rows (docs/large-scale.md, Speed). The
+			// first panelFetchTiles tiles, which fetch the next block's
+			// panel, stay main tiles.
 			main -= combTileRows
 		}
 		for ; l+combTileRows <= main; l += combTileRows {

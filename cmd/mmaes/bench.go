@@ -305,10 +305,11 @@ func measureBandwidth(n, reps int) float64 {
 
 // neutral runs generations of MMA-ES at dimension n with every stop off and
 // an objective of pseudo-random values (randomValue): selection is random,
-// so nothing converges and every generation costs the same. A long run would still
-// drift (σ and A are random walks) into subnormal or huge numbers, whose
-// slow arithmetic is not a generation's cost: renew starts a fresh optimizer,
-// and the timing loops call it, untimed, every renewEvery generations.
+// so nothing converges and every generation costs the same. A long run
+// would still drift (σ and A are random walks) into subnormal or huge
+// numbers, whose slow arithmetic is not a generation's cost: renew starts a
+// fresh optimizer, and the timing loops call it, untimed, every renewEvery
+// generations.
 type neutral struct {
 	cfg  mmaes.Config
 	opt  *mmaes.Optimizer

@@ -341,3 +341,15 @@ func (v isa) tail(op, after string, mask VecPhysical) {
 func alignLoop() {
 	Instruction(&ir.Instruction{Opcode: "PCALIGN", Operands: []Op{Imm(64)}})
 }
+
+// alphaIsOne stores 1 in slot when the argument alpha is 1.0 (its bits
+// compared), else 0 (AX, BX, CX and DX scratch).
+func alphaIsOne(slot Mem) {
+	XORQ(RCX, RCX)
+	MOVQ(U32(1), RDX)
+	MOVQ(arg(Param("alpha")), RAX)
+	MOVQ(U64(0x3ff0000000000000), RBX)
+	CMPQ(RAX, RBX)
+	CMOVQEQ(RDX, RCX)
+	MOVQ(RCX, slot)
+}

@@ -322,25 +322,11 @@ func p4update(f *frame) {
 	JZ(LabelRef("p4_upd_tail"))
 	CMPQ(f.at(p4alpha1), Imm(0))
 	JNE(LabelRef("p4_upd_cols1"))
-	Label("p4_upd_cols")
-	VMULPD(Mem{Base: R11}, Y14, Y0)
-	VFMADD231PD(Mem{Base: R12}, Y15, Y0)
-	VMOVUPD(Y0, Mem{Base: R11})
-	ADDQ(U32(32), R11)
-	ADDQ(U32(32), R12)
-	DECQ(RCX)
-	JNZ(LabelRef("p4_upd_cols"))
+	p4updCols("p4_upd_cols", true)
 	JMP(LabelRef("p4_upd_tail"))
 	Comment("α = 1: a = fma(β·p_r, v, a), the same bits without the",
 		"multiplication (the optimizer keeps A as s·Ã and passes α = 1)")
-	Label("p4_upd_cols1")
-	VMOVUPD(Mem{Base: R11}, Y0)
-	VFMADD231PD(Mem{Base: R12}, Y15, Y0)
-	VMOVUPD(Y0, Mem{Base: R11})
-	ADDQ(U32(32), R11)
-	ADDQ(U32(32), R12)
-	DECQ(RCX)
-	JNZ(LabelRef("p4_upd_cols1"))
+	p4updCols("p4_upd_cols1", false)
 	Label("p4_upd_tail")
 	CMPQ(f.at(p4kc4rest), Imm(0))
 	JEQ(LabelRef("p4_upd_next"))
@@ -356,6 +342,24 @@ func p4update(f *frame) {
 	DECQ(R10)
 	JNZ(LabelRef("p4_upd_row"))
 	ADDQ(Imm(32), f.at(p4ptile))
+}
+
+// p4updCols writes the update's loop over a row's steps of 4 columns (CX
+// of them, R11 the row, R12 v): a = fma(β·p_r, v, α·a), or with mulAlpha
+// false fma(β·p_r, v, a) (α = 1).
+func p4updCols(loop string, mulAlpha bool) {
+	Label(loop)
+	if mulAlpha {
+		VMULPD(Mem{Base: R11}, Y14, Y0)
+	} else {
+		VMOVUPD(Mem{Base: R11}, Y0)
+	}
+	VFMADD231PD(Mem{Base: R12}, Y15, Y0)
+	VMOVUPD(Y0, Mem{Base: R11})
+	ADDQ(U32(32), R11)
+	ADDQ(U32(32), R12)
+	DECQ(RCX)
+	JNZ(LabelRef(loop))
 }
 
 // p4block writes the block of J registers: its counter, the accumulators
@@ -419,13 +423,7 @@ func panel4AVX2() {
 	VPBROADCASTQ(X2, Y2)
 	VPCMPGTQ(Y1, Y2, Y12)
 	VMOVDQU(Y12, f.block(p4umask, 32))
-	XORQ(RCX, RCX)
-	MOVQ(U32(1), RDX)
-	MOVQ(arg(Param("alpha")), RAX)
-	MOVQ(U64(0x3ff0000000000000), RBX)
-	CMPQ(RAX, RBX)
-	CMOVQEQ(RDX, RCX)
-	MOVQ(RCX, f.at(p4alpha1))
+	alphaIsOne(f.at(p4alpha1))
 	Load(Param("p").Base(), RAX)
 	MOVQ(RAX, f.at(p4ptile))
 
