@@ -184,6 +184,7 @@ func TestBenchRuns(t *testing.T) {
 	if !ok || strings.Count(stdout, "\nrun ") != 3 {
 		t.Fatalf("no summary of 3 runs:\n%s", stdout)
 	}
+	summary, _, _ = strings.Cut(summary, "single-generation latency")
 	rows := 0
 	for _, line := range strings.Split(summary, "\n") {
 		cells := strings.Split(line, "|")
@@ -214,9 +215,10 @@ func TestBenchRuns(t *testing.T) {
 	if !strings.Contains(stdout, "| 8 | ") || !strings.Contains(stdout, "single-generation latency over 50 generations") {
 		t.Errorf("no latency table:\n%s", stdout)
 	}
-	if !strings.Contains(stdout, "timing an empty function the same way takes ") || !strings.Contains(stdout, " µs (median of 50).") {
+	if !strings.Contains(stdout, "timing an empty function the same way takes ") || !strings.Contains(stdout, " µs (median of 50), the clock;") {
 		t.Errorf("no clock cost under the latency table:\n%s", stdout)
 	}
+	checkLatencyRow(t, stdout, 8)
 	// The LMMA row: a time against a positive roofline, and the heap
 	// within (2m + 2λ + 16)·n·8 bytes plus 1 MB.
 	_, lm, _ := strings.Cut(stdout, "LMMA (limited memory)")
@@ -490,5 +492,32 @@ func TestProgressNotTerminal(t *testing.T) {
 	p.update(1, 10, 3, 0.5, 1)
 	if strings.Contains(buf.String(), "\r") {
 		t.Errorf("progress into a buffer: %q", buf.String())
+	}
+}
+
+// checkLatencyRow checks the latency table's row for n: a positive median,
+// the median without the clock below it by the clock's cost printed under
+// the table (to the rounding of the figures), and p99 and max not below
+// the median.
+func checkLatencyRow(t *testing.T, stdout string, n int) {
+	t.Helper()
+	_, table, _ := strings.Cut(stdout, "single-generation latency")
+	var med, net, p99, mx, clock float64
+	found := false
+	for _, line := range strings.Split(table, "\n") {
+		if _, err := fmt.Sscanf(line, "| "+strconv.Itoa(n)+" | %g | %g | %g | %g |", &med, &net, &p99, &mx); err == nil {
+			found = true
+			break
+		}
+	}
+	_, after, _ := strings.Cut(table, "the same way takes ")
+	if _, err := fmt.Sscanf(after, "%g", &clock); err != nil || !found {
+		t.Fatalf("no latency row for n = %d or no clock cost (%v):\n%s", n, err, table)
+	}
+	if !(med > 0 && net < med && p99 >= med && mx >= p99) {
+		t.Errorf("n = %d: median %v, without the clock %v, p99 %v, max %v", n, med, net, p99, mx)
+	}
+	if d := med - clock - net; math.Abs(d) > 0.0016 {
+		t.Errorf("n = %d: median %v − clock %v = %v, the table says %v", n, med, clock, med-clock, net)
 	}
 }
