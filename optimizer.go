@@ -248,12 +248,13 @@ func (o *Optimizer) Tell(fitness []float64) error {
 // tell ends the generation with the λ values of fitness.
 func (o *Optimizer) tell(fitness []float64) error {
 	p := &o.pop
-	// One value a load, not copy: the caller has just stored the values one
-	// by one, and copy's wider loads would wait until those stores reach
-	// the cache (a load takes its data from one store in flight, not
-	// several); these loads take theirs from the stores.
+	// One load per value, not copy: the caller has typically just stored
+	// the values one by one, and copy's wider loads would wait until those
+	// stores reach the cache (a load takes its data from one store in
+	// flight, not several); these loads take theirs from the stores.
+	fit := p.fit[:len(fitness)]
 	for i, f := range fitness {
-		p.fit[i] = f
+		fit[i] = f
 	}
 	return o.tellRanked(p.lambda, rank(p.idx, p.fit, &p.ranks))
 }

@@ -184,7 +184,11 @@ func TestBenchRuns(t *testing.T) {
 	if !ok || strings.Count(stdout, "\nrun ") != 3 {
 		t.Fatalf("no summary of 3 runs:\n%s", stdout)
 	}
-	summary, _, _ = strings.Cut(summary, "single-generation latency")
+	if i := strings.Index(summary, "\n|"); i >= 0 { // the summary's table alone
+		if j := strings.Index(summary[i:], "\n\n"); j >= 0 {
+			summary = summary[:i+j]
+		}
+	}
 	rows := 0
 	for _, line := range strings.Split(summary, "\n") {
 		cells := strings.Split(line, "|")
@@ -215,7 +219,7 @@ func TestBenchRuns(t *testing.T) {
 	if !strings.Contains(stdout, "| 8 | ") || !strings.Contains(stdout, "single-generation latency over 50 generations") {
 		t.Errorf("no latency table:\n%s", stdout)
 	}
-	if !strings.Contains(stdout, "timing an empty function the same way takes ") || !strings.Contains(stdout, " µs (median of 50), the clock;") {
+	if !strings.Contains(stdout, "timing an empty function the same way takes ") || !strings.Contains(stdout, " µs (median of 50); the second column is the median less that.") {
 		t.Errorf("no clock cost under the latency table:\n%s", stdout)
 	}
 	checkLatencyRow(t, stdout, 8)
@@ -514,7 +518,7 @@ func checkLatencyRow(t *testing.T, stdout string, n int) {
 	if _, err := fmt.Sscanf(after, "%g", &clock); err != nil || !found {
 		t.Fatalf("no latency row for n = %d or no clock cost (%v):\n%s", n, err, table)
 	}
-	if !(med > 0 && net < med && p99 >= med && mx >= p99) {
+	if !(med > 0 && net < med && p99 >= med-0.005 && mx >= p99) { // p99 and max have two decimals
 		t.Errorf("n = %d: median %v, without the clock %v, p99 %v, max %v", n, med, net, p99, mx)
 	}
 	if d := med - clock - net; math.Abs(d) > 0.0016 {
