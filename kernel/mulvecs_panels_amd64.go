@@ -114,13 +114,14 @@ func mulVecsPanelBatch(y, a []float64, n int, x []float64, k, r0, r1 int, update
 
 // workLen is the scratch space of the panels: on AVX-512 the packed panel,
 // the copies of A, and 8 float64s of slack to start them at a cache line;
-// on AVX2 the packed panel (mulvecs_panels_avx2_amd64.go).
+// on AVX2 the packed panel and two copies of a tile's block, likewise
+// (avx2WorkLen).
 func workLen(n, k int) int {
 	switch {
 	case usePanels(n, k):
 		return panelPackLen(n) + panelACopy + 8
 	case usePanelsAVX2(n, k):
-		return avx2PanelPack
+		return avx2WorkLen
 	}
 	return 0
 }

@@ -70,7 +70,7 @@ func TestPanelPairSameBits(t *testing.T) {
 	if !testing.Short() {
 		ns = append(ns, 1031, 1543)
 	}
-	testPanelPairs(t, ns, []int{17, 18, 25, 26}, &panelPairs, "4 lanes wide")
+	testPanelToggle(t, ns, []int{17, 18, 25, 26}, &panelPairs, "paired", "4 lanes wide")
 }
 
 // TestPanelPairSameBitsAVX2 is TestPanelPairSameBits for the AVX2 panels'
@@ -91,14 +91,37 @@ func TestPanelPairSameBitsAVX2(t *testing.T) {
 		ns = append(ns, 1031, 1543)
 		ks = append(ks, panelMaxLanes+9)
 	}
-	testPanelPairs(t, ns, ks, &avx2PanelPairs, "in a register of 4")
+	testPanelToggle(t, ns, ks, &avx2PanelPairs, "paired", "in a register of 4")
 }
 
-// testPanelPairs compares the results of MulVecs and UpdateMulVecs with
-// *pairs on and off, bit for bit, for the n and k given (see
-// TestPanelPairSameBits).
-func testPanelPairs(t *testing.T, ns, ks []int, pairs *bool, unpaired string) {
-	defer func(on bool) { *pairs = on }(*pairs)
+// TestPanelAheadSameBitsAVX2 compares the AVX2 panels' update of the next
+// tile's block under a tile's FMAs, the blocks read from copies
+// (avx2Ahead), with the update of each tile's own block before its blocks
+// read A, bit for bit, as TestPanelPairSameBits does: from n = 1536
+// (avx2PanelFusedMinN), with α = 1 (ahead) and 0.999 (never ahead). k
+// covers a block of 2 registers alone (5, 8), 2+2 (13), 2+2 and the pair
+// (26), 3+2+2 (28), and none (4, 11: never ahead). The last panel has kc
+// mod 8 from 0 to 7 columns (1536 + r with kc = 384, 192 or 104) or fewer
+// than 8 (1565 at k = 26, 28: 15·104 + 5), rows left below the last tile
+// (n mod 4), and 384 or more tiles (three calls a panel).
+func TestPanelAheadSameBitsAVX2(t *testing.T) {
+	if !startAVX2 {
+		t.Skip("no AVX2")
+	}
+	defer setPath(pathSpec{avx2: true})()
+	ns, ks := []int{1537, 1565}, []int{4, 5, 13, 26, 28}
+	if !testing.Short() {
+		ns = append(ns, 1536, 1541, 1543)
+		ks = append(ks, 8, 11)
+	}
+	testPanelToggle(t, ns, ks, &avx2Ahead, "ahead", "each tile's own")
+}
+
+// testPanelToggle compares the results of MulVecs and UpdateMulVecs with
+// *flag on (named onName in the messages) and off (offName), bit for bit, for the
+// n and k given (see TestPanelPairSameBits).
+func testPanelToggle(t *testing.T, ns, ks []int, flag *bool, onName, offName string) {
+	defer func(was bool) { *flag = was }(*flag)
 	r := rand.New(rand.NewPCG(12, 13))
 	for _, n := range ns {
 		for _, k := range ks {
@@ -117,8 +140,8 @@ func testPanelPairs(t *testing.T, ns, ks []int, pairs *bool, unpaired string) {
 				off := r.IntN(8)
 				for _, alpha := range []float64{1, 0.999} {
 					beta := 0.01 * r.NormFloat64()
-					run := func(paired bool, update, work bool, r0, r1 int) (y, ai []float64) {
-						*pairs = paired
+					run := func(set bool, update, work bool, r0, r1 int) (y, ai []float64) {
+						*flag = set
 						ai = placed(off, a)
 						y = placed((off+3)%8, make([]float64, k*n))
 						var w []float64
@@ -145,10 +168,10 @@ func testPanelPairs(t *testing.T, ns, ks []int, pairs *bool, unpaired string) {
 								y1, a1 := run(false, update, work, rows[0], rows[1])
 								y2, a2 := run(true, update, work, rows[0], rows[1])
 								if j := sameBits(y1, y2); j >= 0 {
-									t.Fatalf("%s: y[%d] (vector %d, row %d) = %v paired, %v %s", desc, j, j/n, j%n, y2[j], y1[j], unpaired)
+									t.Fatalf("%s: y[%d] (vector %d, row %d) = %v %s, %v %s", desc, j, j/n, j%n, y2[j], onName, y1[j], offName)
 								}
 								if j := sameBits(a1, a2); j >= 0 {
-									t.Fatalf("%s: a[%d] = %v paired, %v %s", desc, j, a2[j], a1[j], unpaired)
+									t.Fatalf("%s: a[%d] = %v %s, %v %s", desc, j, a2[j], onName, a1[j], offName)
 								}
 							}
 						}
@@ -184,6 +207,22 @@ func TestPanelBlocksAVX2(t *testing.T) {
 			if 3*g3+2*g2+g1+3*pair != z || (pair != 0) != wantPair || g1 != 0 && pair != 0 {
 				t.Errorf("pairs=%v k=%d: blocks %d, %d, %d, pair %d for %d registers", pairs, k, g3, g2, g1, pair, kp/4)
 			}
+		}
+	}
+}
+
+// TestAVX2CopyShape checks that the AVX2 panels' copies hold a panel's
+// columns for every k whose tiles have a block of 2 registers (so that
+// the next tile's update runs ahead for all of them) and that their row
+// stride is an odd number of cache lines.
+func TestAVX2CopyShape(t *testing.T) {
+	if lines := avx2CopyStride / 8; avx2CopyStride%8 != 0 || lines%2 != 1 {
+		t.Fatalf("avx2CopyStride = %d float64s: not an odd number of cache lines", avx2CopyStride)
+	}
+	for k := 1; k <= panelMaxLanes; k++ {
+		kp, kc := panelShapeAVX2(1<<20, k, avx2PanelPack)
+		if _, g2, _, _ := panelBlocksAVX2(kp, k); g2 > 0 && kc > avx2CopyStride {
+			t.Errorf("k=%d: panels of %d columns, copies of %d", k, kc, avx2CopyStride)
 		}
 	}
 }

@@ -9,8 +9,11 @@ package kernel
 // rows of x in the caches for every block of 4 rows of A, which at n = 4096
 // (λ = 28: 0.9 MiB of x) no longer fit L2; a panel keeps kc columns of them.
 // With the rank-one update (UpdateMulVecs) and n ≥ avx2PanelFusedMinN each
-// tile's block of A is updated just before the tile reads it, in the same
-// pass.
+// tile's block of A is updated in the same pass: with α = 1 (the
+// optimizer's case) and a block of 2 registers, that block's column loop
+// updates the next tile's block under its FMAs and writes it into a copy
+// whose rows do not share L1 sets, which the next tile's blocks read (as
+// the AVX-512 panels do); otherwise just before the tile reads it.
 
 // usePanelsAVX2 reports whether MulVecs runs on the AVX2 panels.
 func usePanelsAVX2(n, k int) bool {
@@ -40,20 +43,38 @@ const avx2PanelRows = 4
 // 128 columns at k = 24); a larger panel, read from L2, is slower.
 const avx2PanelPack = 3072
 
+// avx2CopyStride is the row stride, in float64s, of the copies of a tile's
+// block of A that the AVX2 panels read when the next tile's update runs
+// under the tile's FMAs (p4cstride, in bytes, in kernel/_asm, which writes
+// mulvecs_panels_avx2_amd64.s): 49 cache lines, an odd number, so that the
+// 4 rows of a copy fall into different sets of L1 (the rows of A itself
+// share one set when n is a multiple of 512). It bounds the panel's columns
+// in that mode: kc ≤ avx2PanelPack/8 = 384 for the k ≥ 5 vectors it needs.
+const avx2CopyStride = 392
+
+// avx2Copies is the room for the two copies, the current tile's block and
+// the next one's, in float64s (24.5 KiB).
+const avx2Copies = 2 * avx2PanelRows * avx2CopyStride
+
+// avx2WorkLen is the AVX2 panels' scratch space: the packed panel, the
+// copies and 8 float64s of slack to start the copies at a cache line.
+const avx2WorkLen = avx2PanelPack + avx2Copies + 8
+
 // mulVecsPanelsAVX2 computes the rows r0 … r1−1 of MulVecs (rowsValid) on
 // the AVX2 panels, the rows below the last whole tile in the range that
 // ends at n; with update it
 // first applies A ← α·A + β·p·vᵀ to each block of A just before the block is
 // read (the first batch of vectors does, the rows below the last whole tile
-// are updated by scaleAddOuter). The packed panel is in work (len(work) ≥
-// avx2PanelPack) or, with work nil, on the stack. Vectors run in batches of at
+// are updated by scaleAddOuter). The packed panel and the copies are in
+// work (len(work) ≥ avx2WorkLen) or, with work nil, on the stack. Vectors run in batches of at
 // most panelMaxLanes, so that a panel keeps at least 8 columns.
 func mulVecsPanelsAVX2(y, a []float64, n int, x []float64, k, r0, r1 int, update bool, alpha, beta float64, p, v, work []float64) {
 	for j0 := 0; j0 < k; j0 += panelMaxLanes {
 		kb := min(panelMaxLanes, k-j0)
 		upd := update && j0 == 0
 		if work != nil {
-			mulVecsPanelsAVX2Pass(y[j0*n:], a, n, x[j0*n:], kb, r0, r1, upd, alpha, beta, p, v, work[:avx2PanelPack])
+			mulVecsPanelsAVX2Pass(y[j0*n:], a, n, x[j0*n:], kb, r0, r1, upd, alpha, beta, p, v,
+				work[:avx2PanelPack], alignLine(work[avx2PanelPack:avx2WorkLen])[:avx2Copies])
 			continue
 		}
 		mulVecsPanelsAVX2Stack(y[j0*n:], a, n, x[j0*n:], kb, r0, r1, upd, alpha, beta, p, v)
@@ -76,15 +97,17 @@ func mulVecsPanelsAVX2(y, a []float64, n int, x []float64, k, r0, r1 int, update
 //go:noinline
 func mulVecsPanelsAVX2Stack(y, a []float64, n int, x []float64, k, r0, r1 int, update bool, alpha, beta float64, p, v []float64) {
 	var pack [avx2PanelPack]float64
-	mulVecsPanelsAVX2Pass(y, a, n, x, k, r0, r1, update, alpha, beta, p, v, pack[:])
+	var cp [avx2Copies + 8]float64
+	mulVecsPanelsAVX2Pass(y, a, n, x, k, r0, r1, update, alpha, beta, p, v, pack[:], alignLine(cp[:])[:avx2Copies])
 }
 
 // mulVecsPanelsAVX2Pass is MulVecs for the k ≤ panelMaxLanes vectors and the
 // rows of whole tiles, on the AVX2 panels (with update, as
 // mulVecsPanelsAVX2).
-func mulVecsPanelsAVX2Pass(y, a []float64, n int, x []float64, k, r0, r1 int, update bool, alpha, beta float64, p, v, pack []float64) {
+func mulVecsPanelsAVX2Pass(y, a []float64, n int, x []float64, k, r0, r1 int, update bool, alpha, beta float64, p, v, pack, cp []float64) {
 	kp, kcMax := panelShapeAVX2(n, k, len(pack))
 	g3, g2, g1, pair := panelBlocksAVX2(kp, k)
+	ahead := b2i(avx2Ahead && update && alpha == 1 && g2 > 0 && kcMax <= avx2CopyStride)
 	tiles := n / avx2PanelRows
 	t0, t1 := tileRange(r0, r1, n, tiles, avx2PanelRows)
 	clearRows(y, n, k, t0*avx2PanelRows, t1*avx2PanelRows)
@@ -92,13 +115,18 @@ func mulVecsPanelsAVX2Pass(y, a []float64, n int, x []float64, k, r0, r1 int, up
 		packPanel(pack[:kc*kp], x[c0:], n, kc, kp, k)
 	}, func(c0, kc, r, nt int) {
 		pr, vc := updateArgs(update, p, v, r, c0)
-		panel4AVX2(y[r:], a[r*n+c0:], pack[:kc*kp], n, nt, kc, kp, k, g3, g2, g1, alpha, beta, pr, vc, b2i(update), pair)
+		panel4AVX2(y[r:], a[r*n+c0:], pack[:kc*kp], cp, n, nt, kc, kp, k, g3, g2, g1, alpha, beta, pr, vc, b2i(update), pair, ahead)
 	})
 }
 
 // avx2PanelPairs lets panelBlocksAVX2 pair the last register; tests turn it
 // off to compare.
 var avx2PanelPairs = true
+
+// avx2Ahead lets the AVX2 panels update the next tile's block under a
+// tile's FMAs (with α = 1, the optimizer's case, and a block of 2
+// registers); tests turn it off to compare.
+var avx2Ahead = true
 
 // panelBlocksAVX2 splits the kp/4 registers of k ≤ panelMaxLanes vectors
 // into g3, g2 and g1 blocks of 3, 2 and 1 registers (panelBlocks), or, when
@@ -164,5 +192,11 @@ func b2i(b bool) int {
 // tile, a[(4t+r)*n+c] = fma(β·p[4t+r], v[c], α·a[(4t+r)*n+c]) for c < kc
 // (len(p) ≥ 4·tiles, len(v) ≥ kc); p and v are unused otherwise.
 //
+// With ahead ≠ 0 (update ≠ 0, α = 1, g2 ≥ 1, kc ≤ avx2CopyStride) the
+// blocks read copies of the tiles' blocks in cp (len(cp) ≥ avx2Copies,
+// best 64-byte aligned): the first tile updates its block into A and the
+// first copy, and each tile's first block of 2 registers updates the next
+// tile's block into A and the other copy, with the same operations.
+//
 //go:noescape
-func panel4AVX2(y, a, xt []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update, pair int)
+func panel4AVX2(y, a, xt, cp []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update, pair, ahead int)

@@ -31,6 +31,13 @@ const (
 	p4kc4rest   = 112 // kc mod 4
 	p4ptile     = 120 // p at the tile's first row
 	p4umask     = 160 // the mask of the update's kc mod 4 last columns (32 bytes)
+	p4first     = 168 // ahead: 1 until the call's first tile has updated its own block
+	p4updnext   = 176 // 1 while the tile's first block of 2 registers is to update the next tile
+	p4ccur      = 184 // ahead: the current tile's copy
+	p4cnext     = 192 // ahead: the next tile's copy
+	p4bp        = 224 // β·p of the next tile's 4 rows (32 bytes)
+	p4rmask0    = 256 // ahead: the mask of the kc mod 8 last columns, lanes 0-3 (32 bytes)
+	p4rmask1    = 288 // and lanes 4-7 (32 bytes)
 )
 
 // p4slots are the frame slots of panel4AVX2 that the panels share.
@@ -153,7 +160,7 @@ func steps8(step func(d int)) {
 
 // The registers of the AVX2 panels' column loops.
 var (
-	p4col    = R11 // the current column of the tile's first row in A
+	p4col    = R11 // the current column of the tile's first row in A or in its copy
 	p4tile   = RSI // the tile's first row in A (at the panel's first column)
 	p4row    = R8  // NBYTES: a row of A, a vector of y
 	p4row3   = R9  // 3·NBYTES
@@ -164,15 +171,46 @@ var (
 	p4out    = RDX // the block's first output
 )
 
+// p4cstride is the row stride of the copies of a tile's block in bytes
+// (avx2CopyStride float64s in kernel/mulvecs_panels_avx2_amd64.go): 49 cache
+// lines, an odd number, so that a copy's 4 rows fall into different sets
+// of L1 where A's rows share one when n is a multiple of 512.
+const p4cstride = 3136
+
+// p4src is where a block's column steps read A's elements: A itself (rows
+// NBYTES apart) or the tile's copy (rows p4cstride apart). Each is written
+// as its own code, its labels prefixed by prefix.
+type p4src bool
+
+const (
+	p4fromA    p4src = false
+	p4fromCopy p4src = true
+)
+
+// row returns row r's element at column offset d bytes from p4col.
+func (s p4src) row(r, d int) Mem {
+	if s == p4fromCopy {
+		return Mem{Base: p4col, Disp: r*p4cstride + d}
+	}
+	return rowA(r, d, p4col)
+}
+
+func (s p4src) prefix() string {
+	if s == p4fromCopy {
+		return "p4c_"
+	}
+	return "p4_"
+}
+
 // p4step writes one column step of a block of J registers at column offset
 // d: J loads of the packed row into Y12…, then per row a broadcast into Y15
 // and J FMAs into that row's accumulators Y(J·r)…Y(J·r+J−1).
-func p4step(J, d int) {
+func p4step(J, d int, src p4src) {
 	for b := 0; b < J; b++ {
 		VMOVUPD(Mem{Base: p4xt, Disp: 32 * b}, ymm[12+b])
 	}
 	for r := 0; r < 4; r++ {
-		VBROADCASTSD(rowA(r, d, p4col), Y15)
+		VBROADCASTSD(src.row(r, d), Y15)
 		for b := 0; b < J; b++ {
 			VFMADD231PD(ymm[12+b], Y15, ymm[J*r+b])
 		}
@@ -181,13 +219,18 @@ func p4step(J, d int) {
 }
 
 // p4cols writes the column loop of one block (its labels named after
-// block): step at each column, 8 columns (a cache line of each row, the
-// next tile's line prefetched into L2) a loop, then the kc mod 8 rest one
-// column a step.
-func p4cols(f *frame, block string, step func(d int)) {
-	l := func(s string) string { return fmt.Sprintf("p4_%s_%s", block, s) }
-	MOVQ(p4tile, p4col)
-	LEAQ(Mem{Base: p4tile, Index: p4row, Scale: 4}, p4next)
+// block): step at each column, 8 columns (a cache line of each row) a
+// loop, then the kc mod 8 rest one column a step. Reading A, the loop also
+// asks for the next tile's line of each row in L2; reading the copy, the
+// block of 2 registers that updates the next tile does (p4colsAhead).
+func p4cols(f *frame, block string, step func(d int), src p4src) {
+	l := func(s string) string { return fmt.Sprintf("%s%s_%s", src.prefix(), block, s) }
+	if src == p4fromCopy {
+		MOVQ(f.at(p4ccur), p4col)
+	} else {
+		MOVQ(p4tile, p4col)
+		LEAQ(Mem{Base: p4tile, Index: p4row, Scale: 4}, p4next)
+	}
 	MOVQ(f.at(p4xtb), p4xt)
 	MOVQ(f.at(p4stride), p4stepxt)
 	MOVQ(f.at(p4kc8), p4steps)
@@ -195,17 +238,103 @@ func p4cols(f *frame, block string, step func(d int)) {
 	JZ(LabelRef(l("rest")))
 	alignLoop()
 	Label(l("loop"))
-	PREFETCHT1(Mem{Base: p4next})
-	PREFETCHT1(Mem{Base: p4next, Index: p4row, Scale: 1})
-	PREFETCHT1(Mem{Base: p4next, Index: p4row, Scale: 2})
-	PREFETCHT1(Mem{Base: p4next, Index: p4row3, Scale: 1})
+	if src == p4fromA {
+		PREFETCHT1(Mem{Base: p4next})
+		PREFETCHT1(Mem{Base: p4next, Index: p4row, Scale: 1})
+		PREFETCHT1(Mem{Base: p4next, Index: p4row, Scale: 2})
+		PREFETCHT1(Mem{Base: p4next, Index: p4row3, Scale: 1})
+	}
 	steps8(step)
 	ADDQ(U32(64), p4col)
-	ADDQ(U32(64), p4next)
+	if src == p4fromA {
+		ADDQ(U32(64), p4next)
+	}
 	DECQ(p4steps)
 	JNZ(LabelRef(l("loop")))
 	Label(l("rest"))
 	restColumns(f.at(p4kcrest), p4steps, p4col, l("done"), l("restloop"), func() { step(0) })
+	Label(l("done"))
+}
+
+// p4colsAhead writes the column loop of the tile's first block of 2
+// registers when the tiles read copies: besides the block's steps (from the
+// current copy) it applies the rank-one update with α = 1, a = fma(β·p_r,
+// v, a) (the bits of p4update), to the next tile's 4×kc block of A and
+// writes it into the next copy, so that the update's loads and stores run
+// under the block's FMAs instead of in a loop of their own: after each of
+// the 8 column steps of a cache line, 4 columns of one of the next tile's
+// rows; per 8 columns the next tile's line 8 columns on asked for in L1 and
+// the tile after it in L2. After the loop the next tile's kc mod 8 last
+// columns are updated under the masks rmask0 and rmask1, then this tile's
+// rest steps run. The update holds v's 8 columns in Y8 and Y9, β·p_r (from
+// the frame's bp) in Y10, a row's half lines in Y11 and Y14; R10 is the
+// tile after the next in A, R13 v at the current column, CX the next copy.
+func p4colsAhead(f *frame) {
+	l := func(s string) string { return "p4c_b2a_" + s }
+	bp := func(r int) Mem {
+		m := f.block(p4bp, 32)
+		m.Disp += 8 * r
+		return m
+	}
+	MOVQ(f.at(p4ccur), p4col)
+	LEAQ(Mem{Base: p4tile, Index: p4row, Scale: 4}, p4next)
+	LEAQ(Mem{Base: p4next, Index: p4row, Scale: 4}, R10)
+	Load(Param("v").Base(), R13)
+	MOVQ(f.at(p4cnext), RCX)
+	MOVQ(f.at(p4xtb), p4xt)
+	MOVQ(f.at(p4stride), p4stepxt)
+	MOVQ(f.at(p4kc8), p4steps)
+	TESTQ(p4steps, p4steps)
+	JZ(LabelRef(l("rest")))
+	alignLoop()
+	Label(l("loop"))
+	for r := 0; r < 4; r++ {
+		PREFETCHT1(rowA(r, 0, R10))
+	}
+	for r := 0; r < 4; r++ {
+		PREFETCHT0(rowA(r, 64, p4next))
+	}
+	VMOVUPD(Mem{Base: R13}, Y8)
+	VMOVUPD(Mem{Base: R13, Disp: 32}, Y9)
+	steps8(func(d int) {
+		p4step(2, d, p4fromCopy)
+		r, h := d/16, d/8%2
+		if h == 0 {
+			VBROADCASTSD(bp(r), Y10)
+		}
+		t := []VecPhysical{Y11, Y14}[h]
+		m := rowA(r, 32*h, p4next)
+		VMOVUPD(m, t)
+		VFMADD231PD(ymm[8+h], Y10, t)
+		VMOVUPD(t, m)
+		VMOVUPD(t, Mem{Base: RCX, Disp: r*p4cstride + 32*h})
+	})
+	for _, g := range []GPPhysical{p4col, p4next, R10, R13, RCX} {
+		ADDQ(U32(64), g)
+	}
+	DECQ(p4steps)
+	JNZ(LabelRef(l("loop")))
+	Label(l("rest"))
+	Comment("the next tile's kc mod 8 last columns, masked")
+	CMPQ(f.at(p4kcrest), Imm(0))
+	JEQ(LabelRef(l("steps")))
+	VMOVDQU(f.block(p4rmask0, 32), Y12)
+	VMOVDQU(f.block(p4rmask1, 32), Y13)
+	VMASKMOVPD(Mem{Base: R13}, Y12, Y8)
+	VMASKMOVPD(Mem{Base: R13, Disp: 32}, Y13, Y9)
+	for r := 0; r < 4; r++ {
+		VBROADCASTSD(bp(r), Y10)
+		for h, mask := range []VecPhysical{Y12, Y13} {
+			t := []VecPhysical{Y11, Y14}[h]
+			m := rowA(r, 32*h, p4next)
+			VMASKMOVPD(m, mask, t)
+			VFMADD231PD(ymm[8+h], Y10, t)
+			VMASKMOVPD(t, mask, m)
+			VMASKMOVPD(t, mask, Mem{Base: RCX, Disp: r*p4cstride + 32*h})
+		}
+	}
+	Label(l("steps"))
+	restColumns(f.at(p4kcrest), p4steps, p4col, l("done"), l("restloop"), func() { p4step(2, 0, p4fromCopy) })
 	Label(l("done"))
 }
 
@@ -216,7 +345,7 @@ func p4cols(f *frame, block string, step func(d int)) {
 // A in one register (their broadcasts in Y15 and Y10 blended: [a0, a0, a1,
 // a1]) into Y(4F) and by rows 2 and 3 into Y(4F+1). Every lane is the FMA
 // chain the 4-lane register would compute for it.
-func p4pairStep(F, d int) {
+func p4pairStep(F, d int, src p4src) {
 	for b := 0; b < F; b++ {
 		VMOVUPD(Mem{Base: p4xt, Disp: 32 * b}, ymm[12+b])
 	}
@@ -224,7 +353,7 @@ func p4pairStep(F, d int) {
 	for pr := 0; pr < 2; pr++ {
 		for i, bc := range []VecPhysical{Y15, Y10} {
 			r := 2*pr + i
-			VBROADCASTSD(rowA(r, d, p4col), bc)
+			VBROADCASTSD(src.row(r, d), bc)
 			for b := 0; b < F; b++ {
 				VFMADD231PD(ymm[12+b], bc, ymm[F*r+b])
 			}
@@ -252,21 +381,22 @@ func p4pairGroup(f *frame, r01, r23 VecPhysical, done string) {
 // loop, the F groups of 4 vectors and the pair's 1 or 2 added to y. Each
 // accumulator takes one FMA a column step, so a block of fewer than 8
 // FMAs a step waits for their latency: the panels pair only with F = 2.
-func p4pairBlock(f *frame, F int) {
+func p4pairBlock(f *frame, F int, src p4src) {
 	if F > 2 {
 		panic("p4pairBlock: more than 2 full registers leave no register for the pair's loads")
 	}
 	name := fmt.Sprintf("bp%d", F)
-	Label("p4_" + name)
+	pre := src.prefix()
+	Label(pre + name)
 	for i := 0; i < 4*F+2; i++ {
 		VXORPD(ymm[i], ymm[i], ymm[i])
 	}
-	p4cols(f, name, func(d int) { p4pairStep(F, d) })
+	p4cols(f, name, func(d int) { p4pairStep(F, d, src) }, src)
 	for g := 0; g < F; g++ {
 		r := []VecPhysical{ymm[g], ymm[F+g], ymm[2*F+g], ymm[3*F+g]}
-		p4group(f, r, fmt.Sprintf("p4_s%s_g%d", name, g))
+		p4group(f, r, fmt.Sprintf("%ss%s_g%d", pre, name, g))
 	}
-	p4pairGroup(f, ymm[4*F], ymm[4*F+1], fmt.Sprintf("p4_s%s_pair", name))
+	p4pairGroup(f, ymm[4*F], ymm[4*F+1], fmt.Sprintf("%ss%s_pair", pre, name))
 	JMP(LabelRef("p4_tile_next"))
 }
 
@@ -305,49 +435,64 @@ func p4addRows(r []VecPhysical, done string) {
 // a = fma(β·p_r, v, α·a), the operations of scaleAddOuterAVX2 (the same
 // bits), the kc mod 4 last columns under the mask umask (BX p_r, DI the
 // row, R10 rows left, R11 and R12 the columns of the row and of v, CX the
-// steps of 4 columns; Y0, Y1, Y12-Y15 scratch).
-func p4update(f *frame) {
+// steps of 4 columns; Y0, Y1, Y12-Y15 scratch). With toCopy it also writes
+// the block into the current copy (DX its row, R13 its column). Its labels
+// start with pre.
+func p4update(f *frame, pre string, toCopy bool) {
+	l := func(s string) string { return pre + s }
 	MOVQ(f.at(p4ptile), RBX)
 	VBROADCASTSD(arg(Param("alpha")), Y14)
 	VMOVSD(arg(Param("beta")), X13)
 	MOVQ(p4tile, RDI)
+	if toCopy {
+		MOVQ(f.at(p4ccur), RDX)
+	}
 	MOVQ(U32(4), R10)
-	Label("p4_upd_row")
+	Label(l("row"))
 	VMULSD(Mem{Base: RBX}, X13, X0)
 	VBROADCASTSD(X0, Y15)
 	Load(Param("v").Base(), R12)
 	MOVQ(RDI, R11)
+	if toCopy {
+		MOVQ(RDX, R13)
+	}
 	MOVQ(f.at(p4kc4), RCX)
 	TESTQ(RCX, RCX)
-	JZ(LabelRef("p4_upd_tail"))
+	JZ(LabelRef(l("tail")))
 	CMPQ(f.at(p4alpha1), Imm(0))
-	JNE(LabelRef("p4_upd_cols1"))
-	p4updCols("p4_upd_cols", true)
-	JMP(LabelRef("p4_upd_tail"))
+	JNE(LabelRef(l("cols1")))
+	p4updCols(l("cols"), true, toCopy)
+	JMP(LabelRef(l("tail")))
 	Comment("α = 1: a = fma(β·p_r, v, a), the same bits without the",
 		"multiplication (the optimizer keeps A as s·Ã and passes α = 1)")
-	p4updCols("p4_upd_cols1", false)
-	Label("p4_upd_tail")
+	p4updCols(l("cols1"), false, toCopy)
+	Label(l("tail"))
 	CMPQ(f.at(p4kc4rest), Imm(0))
-	JEQ(LabelRef("p4_upd_next"))
+	JEQ(LabelRef(l("next")))
 	VMOVDQU(f.block(p4umask, 32), Y12)
 	VMASKMOVPD(Mem{Base: R11}, Y12, Y0)
 	VMASKMOVPD(Mem{Base: R12}, Y12, Y1)
 	VMULPD(Y14, Y0, Y0)
 	VFMADD231PD(Y1, Y15, Y0)
 	VMASKMOVPD(Y0, Y12, Mem{Base: R11})
-	Label("p4_upd_next")
+	if toCopy {
+		VMASKMOVPD(Y0, Y12, Mem{Base: R13})
+	}
+	Label(l("next"))
 	ADDQ(Imm(8), RBX)
 	ADDQ(p4row, RDI)
+	if toCopy {
+		ADDQ(U32(p4cstride), RDX)
+	}
 	DECQ(R10)
-	JNZ(LabelRef("p4_upd_row"))
+	JNZ(LabelRef(l("row")))
 	ADDQ(Imm(32), f.at(p4ptile))
 }
 
 // p4updCols writes the update's loop over a row's steps of 4 columns (CX
-// of them, R11 the row, R12 v): a = fma(β·p_r, v, α·a), or with mulAlpha
-// false fma(β·p_r, v, a) (α = 1).
-func p4updCols(loop string, mulAlpha bool) {
+// of them, R11 the row, R12 v, with toCopy R13 the copy's row): a =
+// fma(β·p_r, v, α·a), or with mulAlpha false fma(β·p_r, v, a) (α = 1).
+func p4updCols(loop string, mulAlpha, toCopy bool) {
 	Label(loop)
 	if mulAlpha {
 		VMULPD(Mem{Base: R11}, Y14, Y0)
@@ -358,34 +503,72 @@ func p4updCols(loop string, mulAlpha bool) {
 	VMOVUPD(Y0, Mem{Base: R11})
 	ADDQ(U32(32), R11)
 	ADDQ(U32(32), R12)
+	if toCopy {
+		VMOVUPD(Y0, Mem{Base: R13})
+		ADDQ(U32(32), R13)
+	}
 	DECQ(RCX)
 	JNZ(LabelRef(loop))
 }
 
 // p4block writes the block of J registers: its counter, the accumulators
 // cleared, the column loop, the packed panel moved on by J registers, and
-// the J groups of 4 vectors added to y.
-func p4block(f *frame, J int, left int) {
-	Label(fmt.Sprintf("p4_b%d", J))
+// the J groups of 4 vectors added to y. Reading the copies, the tile's
+// first block of 2 registers updates the next tile's block (p4colsAhead)
+// when the tile start asked for it (updnext).
+func p4block(f *frame, J int, left int, src p4src) {
+	pre := src.prefix()
+	Label(fmt.Sprintf("%sb%d", pre, J))
 	DECQ(f.at(left))
 	for i := 0; i < 4*J; i++ {
 		VXORPD(ymm[i], ymm[i], ymm[i])
 	}
-	p4cols(f, fmt.Sprintf("b%d", J), func(d int) { p4step(J, d) })
+	ahead := J == 2 && src == p4fromCopy
+	if ahead {
+		CMPQ(f.at(p4updnext), Imm(0))
+		JEQ(LabelRef(pre + "b2_plain"))
+		MOVQ(U32(0), f.at(p4updnext))
+		p4colsAhead(f)
+		JMP(LabelRef(pre + "b2_sums"))
+		Label(pre + "b2_plain")
+	}
+	p4cols(f, fmt.Sprintf("b%d", J), func(d int) { p4step(J, d, src) }, src)
+	if ahead {
+		Label(pre + "b2_sums")
+	}
 	ADDQ(U32(32*J), f.at(p4xtb))
 	for g := 0; g < J; g++ {
 		r := []VecPhysical{ymm[g], ymm[J+g], ymm[2*J+g], ymm[3*J+g]}
-		p4group(f, r, fmt.Sprintf("p4_s%d_g%d", J, g))
+		p4group(f, r, fmt.Sprintf("%ss%d_g%d", pre, J, g))
 	}
-	JMP(LabelRef("p4_block"))
+	JMP(LabelRef(pre + "block"))
+}
+
+// p4blocks writes the tile's blocks reading src: the dispatch to the next
+// block (label prefix+"block"), the blocks of 3, 2 and 1 registers, and
+// the paired block last.
+func p4blocks(f *frame, src p4src) {
+	pre := src.prefix()
+	Label(pre + "block")
+	nextBlock(f, p4slots, pre+"b3", pre+"b2", pre+"b1", pre+"pair")
+	p4block(f, 3, p4left3, src)
+	p4block(f, 2, p4left2, src)
+	p4block(f, 1, p4left1, src)
+	Label(pre + "pair")
+	Comment("the paired block, if any: the tile's last (it goes on at the next tile)")
+	CMPQ(arg(Param("pair")), Imm(0))
+	JEQ(LabelRef("p4_tile_next"))
+	p4pairBlock(f, 2, src)
 }
 
 // panel4AVX2 writes panel4AVX2: for each tile of 4 rows, the rank-one
 // update of its block (with update ≠ 0), then each block of J = 3, 2 or 1
 // registers of vectors (g3, g2, g1 of them): the 4×4J sums of the panel's
 // columns, added to y; with pair ≠ 0 the paired block last (p4pairBlock).
+// With ahead ≠ 0 the blocks read copies of the tiles' blocks, which the
+// tile before writes as it updates them (p4colsAhead).
 func panel4AVX2() {
-	TEXT("panel4AVX2", NOSPLIT, "func(y, a, xt []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update, pair int)")
+	TEXT("panel4AVX2", NOSPLIT, "func(y, a, xt, cp []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update, pair, ahead int)")
 	Comment("MulVecs for large n on AVX2 (without AVX-512): the column panels of",
 		"mulvecs_panels_avx512_amd64.s in 256-bit registers. The caller packs one panel",
 		"of kc columns of the k vectors transposed (xt[c*kp + j] = x[j*n + c0 + c],",
@@ -398,13 +581,17 @@ func panel4AVX2() {
 		"once per panel, transposed 4×4 in registers. With the rank-one update",
 		"(UpdateMulVecs), each tile's 4×kc block of A is updated in place just",
 		"before its column loops, so A is read and written once and the block is",
-		"in L1 when the loops read it. With pair ≠ 0 the tile's last block is 2 full",
-		"registers and a pair register, which holds the last two lanes of two rows",
-		"(k mod 4 = 1 or 2: 10 FMAs a column step instead of 12), after the g3, g2",
-		"and g1 blocks.")
-	f := newFrame(160)
+		"in L1 when the loops read it; with ahead ≠ 0 (α = 1 and a block of 2",
+		"registers) the first block of 2 registers of each tile updates the next",
+		"tile's block instead, under its FMAs, into A and a copy whose rows do not",
+		"share L1 sets, and the blocks read the copies. With pair ≠ 0 the tile's",
+		"last block is 2 full registers and a pair register, which holds the last",
+		"two lanes of two rows (k mod 4 = 1 or 2: 10 FMAs a column step instead of",
+		"12), after the g3, g2 and g1 blocks.")
+	f := newFrame(296)
 
 	panelsStart(f, p4slots)
+	MOVQ(U32(0), f.at(p4updnext))
 	CMPQ(arg(Param("update")), Imm(0))
 	JEQ(LabelRef("p4_tile"))
 
@@ -426,32 +613,75 @@ func panel4AVX2() {
 	alphaIsOne(f.at(p4alpha1))
 	Load(Param("p").Base(), RAX)
 	MOVQ(RAX, f.at(p4ptile))
+	CMPQ(arg(Param("ahead")), Imm(0))
+	JEQ(LabelRef("p4_tile"))
+	Comment("Ahead: the first tile updates its own block into the first copy;",
+		"the copies' pointers, the masks of the kc mod 8 last columns (lanes",
+		"l < rest, l + 4 < rest)")
+	MOVQ(U32(1), f.at(p4first))
+	Load(Param("cp").Base(), RAX)
+	MOVQ(RAX, f.at(p4ccur))
+	ADDQ(U32(4*p4cstride), RAX)
+	MOVQ(RAX, f.at(p4cnext))
+	Load(Param("kc"), RCX)
+	ANDQ(Imm(7), RCX)
+	VMOVQ(RCX, X2)
+	VPBROADCASTQ(X2, Y2)
+	MOVQ(U32(0x03020100), RAX)
+	VMOVQ(RAX, X1)
+	VPMOVZXBQ(X1, Y1)
+	VPCMPGTQ(Y1, Y2, Y3)
+	VMOVDQU(Y3, f.block(p4rmask0, 32))
+	MOVQ(U32(0x07060504), RAX)
+	VMOVQ(RAX, X1)
+	VPMOVZXBQ(X1, Y1)
+	VPCMPGTQ(Y1, Y2, Y3)
+	VMOVDQU(Y3, f.block(p4rmask1, 32))
 
 	Label("p4_tile")
 	CMPQ(arg(Param("update")), Imm(0))
 	JEQ(LabelRef("p4_blocks_start"))
-	p4update(f)
+	CMPQ(arg(Param("ahead")), Imm(0))
+	JNE(LabelRef("p4_tile_ahead"))
+	p4update(f, "p4_upd_", false)
+	JMP(LabelRef("p4_blocks_start"))
+
+	Label("p4_tile_ahead")
+	CMPQ(f.at(p4first), Imm(0))
+	JEQ(LabelRef("p4_next_bp"))
+	MOVQ(U32(0), f.at(p4first))
+	p4update(f, "p4c_upd_", true)
+	Label("p4_next_bp")
+	Comment("β·p_r of the next tile's rows for this tile's first block of 2",
+		"registers, when there is a next tile")
+	CMPQ(f.at(p4tilesleft), Imm(1))
+	JLE(LabelRef("p4_blocks_start"))
+	MOVQ(f.at(p4ptile), RBX)
+	VMOVSD(arg(Param("beta")), X13)
+	for r := 0; r < 4; r++ {
+		m := f.block(p4bp, 32)
+		m.Disp += 8 * r
+		VMULSD(Mem{Base: RBX, Disp: 8 * r}, X13, X0)
+		VMOVSD(X0, m)
+	}
+	ADDQ(Imm(32), f.at(p4ptile))
+	MOVQ(U32(1), f.at(p4updnext))
 
 	Label("p4_blocks_start")
 	blocksStart(f, p4slots)
-
-	Label("p4_block")
-	nextBlock(f, p4slots, "p4_b3", "p4_b2", "p4_b1", "p4_pair")
-
-	p4block(f, 3, p4left3)
-	p4block(f, 2, p4left2)
-	p4block(f, 1, p4left1)
-
-	Label("p4_pair")
-	Comment("the paired block, if any: the tile's last (it goes on at the next tile)")
-	CMPQ(arg(Param("pair")), Imm(0))
-	JEQ(LabelRef("p4_tile_next"))
-	p4pairBlock(f, 2)
+	CMPQ(arg(Param("ahead")), Imm(0))
+	JNE(LabelRef("p4c_block"))
+	p4blocks(f, p4fromA)
+	p4blocks(f, p4fromCopy)
 
 	Label("p4_tile_next")
-	Comment("next tile: A 4 rows down, y 4 elements on")
+	Comment("next tile: A 4 rows down, y 4 elements on, the copies swapped")
 	LEAQ(Mem{Base: p4tile, Index: p4row, Scale: 4}, p4tile)
 	ADDQ(Imm(32), f.at(p4ytile))
+	MOVQ(f.at(p4ccur), RAX)
+	MOVQ(f.at(p4cnext), RBX)
+	MOVQ(RBX, f.at(p4ccur))
+	MOVQ(RAX, f.at(p4cnext))
 	DECQ(f.at(p4tilesleft))
 	JNZ(LabelRef("p4_tile"))
 	VZEROUPPER()
