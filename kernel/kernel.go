@@ -75,7 +75,8 @@ func Impl() string {
 
 // Tiling describes how MulVecs and UpdateMulVecs cut an n×n A and k
 // vectors on the path the CPU selected, for benchmark reports: the kernel
-// family, its register tile and, for column panels, the panel width. The
+// family, its register tile, for column panels the panel width, and how
+// UpdateMulVecs applies its update when α = 1 (the optimizer's case). The
 // choice depends on the path, n and k alone, never on the CPU model, so
 // that a path gives the same bits on every machine that runs it. It
 // returns "" for a negative n or k.

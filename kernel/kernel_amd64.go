@@ -101,9 +101,9 @@ func mulVecs(y, a []float64, n int, x []float64, k, r0, r1 int, work []float64) 
 }
 
 // updateMulVecs applies A ← α·A + β·p·vᵀ and computes y_i = A·x_i: in one
-// pass over A on the AVX-512 panels and on the AVX2 ones for n ≥
-// avx2PanelFusedMinN, else as ScaleAddOuter then MulVecs. Both give the same
-// bits.
+// pass over A on the AVX-512 panels and on the AVX2 ones when their tiles
+// update the next tile's block (α = 1, k ≥ 5) or n ≥ avx2PanelFusedMinN,
+// else as ScaleAddOuter then MulVecs. Both give the same bits.
 func updateMulVecs(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k, r0, r1 int, work []float64) {
 	switch {
 	case useSmall(n) && r0 == 0 && r1 == n:
@@ -112,7 +112,7 @@ func updateMulVecs(y, a []float64, n int, alpha, beta float64, p, v, x []float64
 	case usePanels(n, k):
 		mulVecsPanels(y, a, n, x, k, r0, r1, true, alpha, beta, p, v, work)
 		return
-	case usePanelsAVX2(n, k) && n >= avx2PanelFusedMinN:
+	case usePanelsAVX2(n, k) && (n >= avx2PanelFusedMinN || avx2AheadOK(alpha, avx2PanelCols(n, k))):
 		mulVecsPanelsAVX2(y, a, n, x, k, r0, r1, true, alpha, beta, p, v, work)
 		return
 	}
@@ -486,7 +486,7 @@ func tiling(n, k int) string {
 	case usePanels(n, k):
 		kb := min(k, panelMaxLanes)
 		kp, rows, kc := panelShape(n, kb, panelPackLen(n))
-		regs, lanes := strconv.Itoa(kp/8)+" registers", kp
+		regs, lanes := registers(kp/8), kp
 		switch panelLast(kp, kb) {
 		case panelLastHalf:
 			regs, lanes = regs+", the last 4 lanes wide", kp-4
@@ -500,10 +500,13 @@ func tiling(n, k int) string {
 		kb := min(k, panelMaxLanes)
 		kp, kc := panelShapeAVX2(n, kb, avx2PanelPack)
 		fused := ", the rank-one update a separate pass"
-		if n >= avx2PanelFusedMinN {
+		switch {
+		case avx2AheadOK(1, kc):
+			fused = ", the rank-one update fused, each tile updating the next one's block"
+		case n >= avx2PanelFusedMinN:
 			fused = ", the rank-one update fused"
 		}
-		regs, lanes := strconv.Itoa(kp/4)+" registers", kp
+		regs, lanes := registers(kp/4), kp
 		if _, _, _, pair := panelBlocksAVX2(kp, kb); pair != 0 {
 			regs, lanes = regs+", the last 2 lanes a row, two rows a register", kp-2
 		}
@@ -657,3 +660,11 @@ func rowSquares4AVX512(a *float64, n int, sums *float64)
 //
 //go:noescape
 func scaleAddOuterSquaresAVX512(a []float64, n int, alpha, beta float64, p, v, sums []float64)
+
+// registers names a count of registers for Tiling.
+func registers(z int) string {
+	if z == 1 {
+		return "1 register"
+	}
+	return strconv.Itoa(z) + " registers"
+}

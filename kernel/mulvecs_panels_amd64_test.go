@@ -97,10 +97,12 @@ func TestPanelPairSameBitsAVX2(t *testing.T) {
 // TestPanelAheadSameBitsAVX2 compares the AVX2 panels' update of the next
 // tile's block under a tile's FMAs, the blocks read from copies
 // (avx2Ahead), with the update of each tile's own block before its blocks
-// read A, bit for bit, as TestPanelPairSameBits does: from n = 1536
-// (avx2PanelFusedMinN), with α = 1 (ahead) and 0.999 (never ahead). k
-// covers a block of 2 registers alone (5, 8), 2+2 (13), 2+2 and the pair
-// (26), 3+2+2 (28), and none (4, 11: never ahead). The last panel has kc
+// read A, bit for bit, as TestPanelPairSameBits does, with α = 1 (ahead:
+// fused from n = 768, the panels' smallest) and 0.999 (never ahead: fused
+// from 1536, avx2PanelFusedMinN). The
+// tile's first block, which updates the next tile, covers every kind: 1
+// register (k = 4: kc = 768, never ahead), 2 (5, 8, 13, 26), 3 (11, 28)
+// and the paired block alone (9). The last panel has kc
 // mod 8 from 0 to 7 columns (1536 + r with kc = 384, 192 or 104) or fewer
 // than 8 (1565 at k = 26, 28: 15·104 + 5), rows left below the last tile
 // (n mod 4), and 384 or more tiles (three calls a panel).
@@ -109,9 +111,9 @@ func TestPanelAheadSameBitsAVX2(t *testing.T) {
 		t.Skip("no AVX2")
 	}
 	defer setPath(pathSpec{avx2: true})()
-	ns, ks := []int{1537, 1565}, []int{4, 5, 13, 26, 28}
+	ns, ks := []int{769, 1537, 1565}, []int{4, 5, 9, 13, 26, 28}
 	if !testing.Short() {
-		ns = append(ns, 1536, 1541, 1543)
+		ns = append(ns, 1031, 1536, 1541, 1543)
 		ks = append(ks, 8, 11)
 	}
 	testPanelToggle(t, ns, ks, &avx2Ahead, "ahead", "each tile's own")
@@ -212,16 +214,14 @@ func TestPanelBlocksAVX2(t *testing.T) {
 }
 
 // TestAVX2CopyShape checks that the AVX2 panels' copies hold a panel's
-// columns for every k whose tiles have a block of 2 registers (so that
-// the next tile's update runs ahead for all of them) and that their row
-// stride is an odd number of cache lines.
+// columns for every k ≥ 5 (so that the next tile's update runs ahead for
+// all of them) and that their row stride is an odd number of cache lines.
 func TestAVX2CopyShape(t *testing.T) {
 	if lines := avx2CopyStride / 8; avx2CopyStride%8 != 0 || lines%2 != 1 {
 		t.Fatalf("avx2CopyStride = %d float64s: not an odd number of cache lines", avx2CopyStride)
 	}
-	for k := 1; k <= panelMaxLanes; k++ {
-		kp, kc := panelShapeAVX2(1<<20, k, avx2PanelPack)
-		if _, g2, _, _ := panelBlocksAVX2(kp, k); g2 > 0 && kc > avx2CopyStride {
+	for k := 5; k <= panelMaxLanes; k++ {
+		if _, kc := panelShapeAVX2(1<<20, k, avx2PanelPack); kc > avx2CopyStride {
 			t.Errorf("k=%d: panels of %d columns, copies of %d", k, kc, avx2CopyStride)
 		}
 	}

@@ -10,10 +10,10 @@ package kernel
 // (λ = 28: 0.9 MiB of x) no longer fit L2; a panel keeps kc columns of them.
 // With the rank-one update (UpdateMulVecs) and n ≥ avx2PanelFusedMinN each
 // tile's block of A is updated in the same pass: with α = 1 (the
-// optimizer's case) and a block of 2 registers, that block's column loop
-// updates the next tile's block under its FMAs and writes it into a copy
-// whose rows do not share L1 sets, which the next tile's blocks read (as
-// the AVX-512 panels do); otherwise just before the tile reads it.
+// optimizer's case) the column loop of each tile's first block updates the
+// next tile's block under its FMAs and writes it into a copy whose rows do
+// not share L1 sets, which the next tile's blocks read (as the AVX-512
+// panels do); otherwise just before the tile reads it.
 
 // usePanelsAVX2 reports whether MulVecs runs on the AVX2 panels.
 func usePanelsAVX2(n, k int) bool {
@@ -30,10 +30,27 @@ const (
 )
 
 // avx2PanelFusedMinN is the smallest n at which UpdateMulVecs updates A inside
-// the AVX2 panels' pass: there the update waits for A's blocks in each tile,
-// which pays once A no longer fits the last-level cache; below, the
-// separate ScaleAddOuter pass is faster.
+// the AVX2 panels' pass when each tile updates its own block (α ≠ 1, or
+// k ≤ 4): there the update waits for A's blocks in each tile, which pays
+// once A no longer fits the last-level cache; below, the separate
+// ScaleAddOuter pass is faster. When each tile updates the next one's
+// block under its FMAs (avx2AheadOK), the fused pass is faster at every n
+// of the panels.
 const avx2PanelFusedMinN = 1536
+
+// avx2AheadOK reports whether the AVX2 panels, updating A with α, update the
+// next tile's block under each tile's FMAs for panels of at most kcMax
+// columns: α = 1 and the copies hold a panel's rows.
+func avx2AheadOK(alpha float64, kcMax int) bool {
+	return avx2Ahead && alpha == 1 && kcMax <= avx2CopyStride
+}
+
+// avx2PanelCols is the widest panel of the AVX2 panels' first batch of the
+// k vectors (the one that updates A) at n.
+func avx2PanelCols(n, k int) int {
+	_, kc := panelShapeAVX2(n, min(k, panelMaxLanes), avx2PanelPack)
+	return kc
+}
 
 // avx2PanelRows is the number of rows of A in one tile of panel4AVX2.
 const avx2PanelRows = 4
@@ -49,7 +66,8 @@ const avx2PanelPack = 3072
 // mulvecs_panels_avx2_amd64.s): 49 cache lines, an odd number, so that the
 // 4 rows of a copy fall into different sets of L1 (the rows of A itself
 // share one set when n is a multiple of 512). It bounds the panel's columns
-// in that mode: kc ≤ avx2PanelPack/8 = 384 for the k ≥ 5 vectors it needs.
+// in that mode: kc ≤ avx2PanelPack/8 = 384 for k ≥ 5 vectors; with k ≤ 4
+// (panels of 768 columns) each tile updates its own block.
 const avx2CopyStride = 392
 
 // avx2Copies is the room for the two copies, the current tile's block and
@@ -107,7 +125,7 @@ func mulVecsPanelsAVX2Stack(y, a []float64, n int, x []float64, k, r0, r1 int, u
 func mulVecsPanelsAVX2Pass(y, a []float64, n int, x []float64, k, r0, r1 int, update bool, alpha, beta float64, p, v, pack, cp []float64) {
 	kp, kcMax := panelShapeAVX2(n, k, len(pack))
 	g3, g2, g1, pair := panelBlocksAVX2(kp, k)
-	ahead := b2i(avx2Ahead && update && alpha == 1 && g2 > 0 && kcMax <= avx2CopyStride)
+	ahead := b2i(update && avx2AheadOK(alpha, kcMax))
 	tiles := n / avx2PanelRows
 	t0, t1 := tileRange(r0, r1, n, tiles, avx2PanelRows)
 	clearRows(y, n, k, t0*avx2PanelRows, t1*avx2PanelRows)
@@ -124,8 +142,8 @@ func mulVecsPanelsAVX2Pass(y, a []float64, n int, x []float64, k, r0, r1 int, up
 var avx2PanelPairs = true
 
 // avx2Ahead lets the AVX2 panels update the next tile's block under a
-// tile's FMAs (with α = 1, the optimizer's case, and a block of 2
-// registers); tests turn it off to compare.
+// tile's FMAs (with α = 1, the optimizer's case); tests turn it off to
+// compare.
 var avx2Ahead = true
 
 // panelBlocksAVX2 splits the kp/4 registers of k ≤ panelMaxLanes vectors
@@ -192,11 +210,11 @@ func b2i(b bool) int {
 // tile, a[(4t+r)*n+c] = fma(β·p[4t+r], v[c], α·a[(4t+r)*n+c]) for c < kc
 // (len(p) ≥ 4·tiles, len(v) ≥ kc); p and v are unused otherwise.
 //
-// With ahead ≠ 0 (update ≠ 0, α = 1, g2 ≥ 1, kc ≤ avx2CopyStride) the
-// blocks read copies of the tiles' blocks in cp (len(cp) ≥ avx2Copies,
-// best 64-byte aligned): the first tile updates its block into A and the
-// first copy, and each tile's first block of 2 registers updates the next
-// tile's block into A and the other copy, with the same operations.
+// With ahead ≠ 0 (update ≠ 0, α = 1, kc ≤ avx2CopyStride) the blocks read
+// copies of the tiles' blocks in cp (len(cp) ≥ avx2Copies, best 64-byte
+// aligned): the first tile updates its block into A and the first copy,
+// and each tile's first block updates the next tile's block into A and the
+// other copy, with the same operations.
 //
 //go:noescape
 func panel4AVX2(y, a, xt, cp []float64, n, tiles, kc, kp, k, g3, g2, g1 int, alpha, beta float64, p, v []float64, update, pair, ahead int)

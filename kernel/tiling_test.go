@@ -40,8 +40,10 @@ func TestTiling(t *testing.T) {
 		"avx2": {
 			{2, 3, []string{"generic rows"}},
 			{512, 24, []string{"whole-row tiles of 4 rows × 3 vectors"}},
-			{1024, 24, []string{"AVX2 column panels", "tiles of 4 rows × 6 registers", "128 columns a panel", "a separate pass"}},
-			{2048, 24, []string{"the rank-one update fused"}},
+			{1024, 24, []string{"AVX2 column panels", "tiles of 4 rows × 6 registers", "128 columns a panel", "the rank-one update fused, each tile updating the next one's block"}},
+			{2048, 24, []string{"the rank-one update fused, each tile updating the next one's block"}},
+			{1024, 4, []string{"tiles of 4 rows × 1 register (4 lanes", "768 columns a panel", "a separate pass"}},
+			{2048, 4, []string{"768 columns a panel", "the rank-one update fused"}},
 			{2048, 26, []string{"tiles of 4 rows × 7 registers, the last 2 lanes a row, two rows a register (26 lanes for 26 vectors)"}},
 			{1200, 25, []string{"tiles of 4 rows × 7 registers, the last 2 lanes a row, two rows a register (26 lanes for 25 vectors)"}},
 			{2048, 27, []string{"tiles of 4 rows × 7 registers (28 lanes for 27 vectors)"}},

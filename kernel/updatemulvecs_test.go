@@ -44,9 +44,11 @@ func updateMulVecsShapes() [][2]int {
 		}
 	}
 	s = append(s, [2]int{341, 17}, [2]int{341, 20}, [2]int{341, 24})
-	// The AVX2 panels update each tile's block before reading it from n =
-	// 1536 (avx2PanelFusedMinN), its kc mod 4 last columns masked, before
-	// blocks of 3, 2 or 1 registers (k = 28, 13, 4). 1536 + r has a last
+	// The AVX2 panels update A in their pass from n = 1536
+	// (avx2PanelFusedMinN; with α = 1 and k ≥ 5 from 768, each tile
+	// updating the next one's block: TestPanelAheadSameBitsAVX2), its kc
+	// mod 4 (mod 8 ahead) last columns masked, before or in blocks of 3, 2
+	// or 1 registers (k = 28, 13, 4). 1536 + r has a last
 	// panel of r columns (k = 4: kc = 768; k = 13: 192) or of 80 + r (k =
 	// 28: 104), so every rest 0–7 is met, with kc < 8 and without;
 	// leftover rows for r mod 4 ≠ 0; 384 tiles, three calls.

@@ -32,7 +32,7 @@ const (
 	p4ptile     = 120 // p at the tile's first row
 	p4umask     = 160 // the mask of the update's kc mod 4 last columns (32 bytes)
 	p4first     = 168 // ahead: 1 until the call's first tile has updated its own block
-	p4updnext   = 176 // 1 while the tile's first block of 2 registers is to update the next tile
+	p4updnext   = 176 // 1 while the tile's first block is to update the next tile
 	p4ccur      = 184 // ahead: the current tile's copy
 	p4cnext     = 192 // ahead: the next tile's copy
 	p4bp        = 224 // β·p of the next tile's 4 rows (32 bytes)
@@ -222,7 +222,7 @@ func p4step(J, d int, src p4src) {
 // block): step at each column, 8 columns (a cache line of each row) a
 // loop, then the kc mod 8 rest one column a step. Reading A, the loop also
 // asks for the next tile's line of each row in L2; reading the copy, the
-// block of 2 registers that updates the next tile does (p4colsAhead).
+// tile's first block, which updates the next tile, does (p4colsAhead).
 func p4cols(f *frame, block string, step func(d int), src p4src) {
 	l := func(s string) string { return fmt.Sprintf("%s%s_%s", src.prefix(), block, s) }
 	if src == p4fromCopy {
@@ -256,21 +256,23 @@ func p4cols(f *frame, block string, step func(d int), src p4src) {
 	Label(l("done"))
 }
 
-// p4colsAhead writes the column loop of the tile's first block of 2
-// registers when the tiles read copies: besides the block's steps (from the
-// current copy) it applies the rank-one update with α = 1, a = fma(β·p_r,
-// v, a) (the bits of p4update), to the next tile's 4×kc block of A and
-// writes it into the next copy, so that the update's loads and stores run
-// under the block's FMAs instead of in a loop of their own: after each of
-// the 8 column steps of a cache line, 4 columns of one of the next tile's
-// rows; per 8 columns the next tile's line 8 columns on asked for in L1 and
-// the tile after it in L2. After the loop the next tile's kc mod 8 last
-// columns are updated under the masks rmask0 and rmask1, then this tile's
-// rest steps run. The update holds v's 8 columns in Y8 and Y9, β·p_r (from
-// the frame's bp) in Y10, a row's half lines in Y11 and Y14; R10 is the
-// tile after the next in A, R13 v at the current column, CX the next copy.
-func p4colsAhead(f *frame) {
-	l := func(s string) string { return "p4c_b2a_" + s }
+// p4colsAhead writes the column loop of the tile's first block (name, its
+// column step step) when the tiles read copies: besides the block's steps
+// (from the current copy) it applies the rank-one update with α = 1, a =
+// fma(β·p_r, v, a) (the bits of p4update), to the next tile's 4×kc block
+// of A and writes it into the next copy, so that the update's loads and
+// stores run under the block's FMAs instead of in a loop of their own:
+// after each of the 8 column steps of a cache line, 4 columns of one of
+// the next tile's rows; per 8 columns the next tile's line 8 columns on
+// asked for in L1 and the tile after it in L2. After the loop the next
+// tile's kc mod 8 last columns are updated under the masks rmask0 and
+// rmask1, then this tile's rest steps run. The update uses Y12 and Y15
+// between the steps (every step loads them anew) and, after the loop,
+// Y12-Y15 (no block keeps an accumulator there); v is read from memory. R10
+// is the tile after the next in A, R13 v at the current column, CX the
+// next copy.
+func p4colsAhead(f *frame, name string, step func(d int)) {
+	l := func(s string) string { return "p4c_" + name + "a_" + s }
 	bp := func(r int) Mem {
 		m := f.block(p4bp, 32)
 		m.Disp += 8 * r
@@ -294,20 +296,15 @@ func p4colsAhead(f *frame) {
 	for r := 0; r < 4; r++ {
 		PREFETCHT0(rowA(r, 64, p4next))
 	}
-	VMOVUPD(Mem{Base: R13}, Y8)
-	VMOVUPD(Mem{Base: R13, Disp: 32}, Y9)
 	steps8(func(d int) {
-		p4step(2, d, p4fromCopy)
+		step(d)
 		r, h := d/16, d/8%2
-		if h == 0 {
-			VBROADCASTSD(bp(r), Y10)
-		}
-		t := []VecPhysical{Y11, Y14}[h]
 		m := rowA(r, 32*h, p4next)
-		VMOVUPD(m, t)
-		VFMADD231PD(ymm[8+h], Y10, t)
-		VMOVUPD(t, m)
-		VMOVUPD(t, Mem{Base: RCX, Disp: r*p4cstride + 32*h})
+		VBROADCASTSD(bp(r), Y15)
+		VMOVUPD(m, Y12)
+		VFMADD231PD(Mem{Base: R13, Disp: 32 * h}, Y15, Y12)
+		VMOVUPD(Y12, m)
+		VMOVUPD(Y12, Mem{Base: RCX, Disp: r*p4cstride + 32*h})
 	})
 	for _, g := range []GPPhysical{p4col, p4next, R10, R13, RCX} {
 		ADDQ(U32(64), g)
@@ -318,24 +315,40 @@ func p4colsAhead(f *frame) {
 	Comment("the next tile's kc mod 8 last columns, masked")
 	CMPQ(f.at(p4kcrest), Imm(0))
 	JEQ(LabelRef(l("steps")))
-	VMOVDQU(f.block(p4rmask0, 32), Y12)
-	VMOVDQU(f.block(p4rmask1, 32), Y13)
-	VMASKMOVPD(Mem{Base: R13}, Y12, Y8)
-	VMASKMOVPD(Mem{Base: R13, Disp: 32}, Y13, Y9)
-	for r := 0; r < 4; r++ {
-		VBROADCASTSD(bp(r), Y10)
-		for h, mask := range []VecPhysical{Y12, Y13} {
-			t := []VecPhysical{Y11, Y14}[h]
+	for h, mask := range []int{p4rmask0, p4rmask1} {
+		VMOVDQU(f.block(mask, 32), Y12)
+		VMASKMOVPD(Mem{Base: R13, Disp: 32 * h}, Y12, Y13)
+		for r := 0; r < 4; r++ {
 			m := rowA(r, 32*h, p4next)
-			VMASKMOVPD(m, mask, t)
-			VFMADD231PD(ymm[8+h], Y10, t)
-			VMASKMOVPD(t, mask, m)
-			VMASKMOVPD(t, mask, Mem{Base: RCX, Disp: r*p4cstride + 32*h})
+			VBROADCASTSD(bp(r), Y15)
+			VMASKMOVPD(m, Y12, Y14)
+			VFMADD231PD(Y13, Y15, Y14)
+			VMASKMOVPD(Y14, Y12, m)
+			VMASKMOVPD(Y14, Y12, Mem{Base: RCX, Disp: r*p4cstride + 32*h})
 		}
 	}
 	Label(l("steps"))
-	restColumns(f.at(p4kcrest), p4steps, p4col, l("done"), l("restloop"), func() { p4step(2, 0, p4fromCopy) })
+	restColumns(f.at(p4kcrest), p4steps, p4col, l("done"), l("restloop"), func() { step(0) })
 	Label(l("done"))
+}
+
+// p4colsMaybeAhead writes a block's column loop reading src: from the
+// copies, p4colsAhead when the tile start asked for the next tile's update
+// (updnext: the tile's first block), else p4cols.
+func p4colsMaybeAhead(f *frame, name string, step func(d int), src p4src) {
+	if src == p4fromA {
+		p4cols(f, name, step, src)
+		return
+	}
+	pre := src.prefix()
+	CMPQ(f.at(p4updnext), Imm(0))
+	JEQ(LabelRef(pre + name + "_plain"))
+	MOVQ(U32(0), f.at(p4updnext))
+	p4colsAhead(f, name, step)
+	JMP(LabelRef(pre + name + "_sums"))
+	Label(pre + name + "_plain")
+	p4cols(f, name, step, src)
+	Label(pre + name + "_sums")
 }
 
 // p4pairStep writes one column step of a paired block of F full registers at
@@ -391,7 +404,7 @@ func p4pairBlock(f *frame, F int, src p4src) {
 	for i := 0; i < 4*F+2; i++ {
 		VXORPD(ymm[i], ymm[i], ymm[i])
 	}
-	p4cols(f, name, func(d int) { p4pairStep(F, d, src) }, src)
+	p4colsMaybeAhead(f, name, func(d int) { p4pairStep(F, d, src) }, src)
 	for g := 0; g < F; g++ {
 		r := []VecPhysical{ymm[g], ymm[F+g], ymm[2*F+g], ymm[3*F+g]}
 		p4group(f, r, fmt.Sprintf("%ss%s_g%d", pre, name, g))
@@ -514,8 +527,7 @@ func p4updCols(loop string, mulAlpha, toCopy bool) {
 // p4block writes the block of J registers: its counter, the accumulators
 // cleared, the column loop, the packed panel moved on by J registers, and
 // the J groups of 4 vectors added to y. Reading the copies, the tile's
-// first block of 2 registers updates the next tile's block (p4colsAhead)
-// when the tile start asked for it (updnext).
+// first block updates the next tile's block (p4colsMaybeAhead).
 func p4block(f *frame, J int, left int, src p4src) {
 	pre := src.prefix()
 	Label(fmt.Sprintf("%sb%d", pre, J))
@@ -523,19 +535,7 @@ func p4block(f *frame, J int, left int, src p4src) {
 	for i := 0; i < 4*J; i++ {
 		VXORPD(ymm[i], ymm[i], ymm[i])
 	}
-	ahead := J == 2 && src == p4fromCopy
-	if ahead {
-		CMPQ(f.at(p4updnext), Imm(0))
-		JEQ(LabelRef(pre + "b2_plain"))
-		MOVQ(U32(0), f.at(p4updnext))
-		p4colsAhead(f)
-		JMP(LabelRef(pre + "b2_sums"))
-		Label(pre + "b2_plain")
-	}
-	p4cols(f, fmt.Sprintf("b%d", J), func(d int) { p4step(J, d, src) }, src)
-	if ahead {
-		Label(pre + "b2_sums")
-	}
+	p4colsMaybeAhead(f, fmt.Sprintf("b%d", J), func(d int) { p4step(J, d, src) }, src)
 	ADDQ(U32(32*J), f.at(p4xtb))
 	for g := 0; g < J; g++ {
 		r := []VecPhysical{ymm[g], ymm[J+g], ymm[2*J+g], ymm[3*J+g]}
@@ -581,10 +581,10 @@ func panel4AVX2() {
 		"once per panel, transposed 4×4 in registers. With the rank-one update",
 		"(UpdateMulVecs), each tile's 4×kc block of A is updated in place just",
 		"before its column loops, so A is read and written once and the block is",
-		"in L1 when the loops read it; with ahead ≠ 0 (α = 1 and a block of 2",
-		"registers) the first block of 2 registers of each tile updates the next",
-		"tile's block instead, under its FMAs, into A and a copy whose rows do not",
-		"share L1 sets, and the blocks read the copies. With pair ≠ 0 the tile's",
+		"in L1 when the loops read it; with ahead ≠ 0 (α = 1) the first block of",
+		"each tile updates the next tile's block instead, under its FMAs, into A",
+		"and a copy whose rows do not share L1 sets, and the blocks read the",
+		"copies. With pair ≠ 0 the tile's",
 		"last block is 2 full registers and a pair register, which holds the last",
 		"two lanes of two rows (k mod 4 = 1 or 2: 10 FMAs a column step instead of",
 		"12), after the g3, g2 and g1 blocks.")
@@ -652,8 +652,8 @@ func panel4AVX2() {
 	MOVQ(U32(0), f.at(p4first))
 	p4update(f, "p4c_upd_", true)
 	Label("p4_next_bp")
-	Comment("β·p_r of the next tile's rows for this tile's first block of 2",
-		"registers, when there is a next tile")
+	Comment("β·p_r of the next tile's rows for this tile's first block, when",
+		"there is a next tile")
 	CMPQ(f.at(p4tilesleft), Imm(1))
 	JLE(LabelRef("p4_blocks_start"))
 	MOVQ(f.at(p4ptile), RBX)
