@@ -266,12 +266,15 @@ func p4cols(f *frame, block string, step func(d int), src p4src) {
 // the next tile's rows; per 8 columns the next tile's line 8 columns on
 // asked for in L1 and the tile after it in L2. After the loop the next
 // tile's kc mod 8 last columns are updated under the masks rmask0 and
-// rmask1, then this tile's rest steps run. The update uses Y12 and Y15
-// between the steps (every step loads them anew) and, after the loop,
-// Y12-Y15 (no block keeps an accumulator there); v is read from memory. R10
-// is the tile after the next in A, R13 v at the current column, CX the
-// next copy.
-func p4colsAhead(f *frame, name string, step func(d int)) {
+// rmask1, then this tile's rest steps run. With regs (a block of 2
+// registers, which leaves Y8-Y11 and Y14 free) the update keeps v's 8
+// columns in Y8 and Y9 and β·p_r in Y10, the row's half lines in Y11 and
+// Y14; otherwise it uses Y12 and Y15 between the steps (every step loads
+// them anew) and reads v from memory, 10 more loads a cache line. After
+// the loop it uses Y12-Y15 (no block keeps an accumulator there). R10 is
+// the tile after the next in A, R13 v at the current column, CX the next
+// copy.
+func p4colsAhead(f *frame, name string, step func(d int), regs bool) {
 	l := func(s string) string { return "p4c_" + name + "a_" + s }
 	bp := func(r int) Mem {
 		m := f.block(p4bp, 32)
@@ -296,15 +299,30 @@ func p4colsAhead(f *frame, name string, step func(d int)) {
 	for r := 0; r < 4; r++ {
 		PREFETCHT0(rowA(r, 64, p4next))
 	}
+	if regs {
+		VMOVUPD(Mem{Base: R13}, Y8)
+		VMOVUPD(Mem{Base: R13, Disp: 32}, Y9)
+	}
 	steps8(func(d int) {
 		step(d)
 		r, h := d/16, d/8%2
 		m := rowA(r, 32*h, p4next)
-		VBROADCASTSD(bp(r), Y15)
-		VMOVUPD(m, Y12)
-		VFMADD231PD(Mem{Base: R13, Disp: 32 * h}, Y15, Y12)
-		VMOVUPD(Y12, m)
-		VMOVUPD(Y12, Mem{Base: RCX, Disp: r*p4cstride + 32*h})
+		if !regs {
+			VBROADCASTSD(bp(r), Y15)
+			VMOVUPD(m, Y12)
+			VFMADD231PD(Mem{Base: R13, Disp: 32 * h}, Y15, Y12)
+			VMOVUPD(Y12, m)
+			VMOVUPD(Y12, Mem{Base: RCX, Disp: r*p4cstride + 32*h})
+			return
+		}
+		if h == 0 {
+			VBROADCASTSD(bp(r), Y10)
+		}
+		t := []VecPhysical{Y11, Y14}[h]
+		VMOVUPD(m, t)
+		VFMADD231PD(ymm[8+h], Y10, t)
+		VMOVUPD(t, m)
+		VMOVUPD(t, Mem{Base: RCX, Disp: r*p4cstride + 32*h})
 	})
 	for _, g := range []GPPhysical{p4col, p4next, R10, R13, RCX} {
 		ADDQ(U32(64), g)
@@ -335,7 +353,7 @@ func p4colsAhead(f *frame, name string, step func(d int)) {
 // p4colsMaybeAhead writes a block's column loop reading src: from the
 // copies, p4colsAhead when the tile start asked for the next tile's update
 // (updnext: the tile's first block), else p4cols.
-func p4colsMaybeAhead(f *frame, name string, step func(d int), src p4src) {
+func p4colsMaybeAhead(f *frame, name string, step func(d int), src p4src, regs bool) {
 	if src == p4fromA {
 		p4cols(f, name, step, src)
 		return
@@ -344,7 +362,7 @@ func p4colsMaybeAhead(f *frame, name string, step func(d int), src p4src) {
 	CMPQ(f.at(p4updnext), Imm(0))
 	JEQ(LabelRef(pre + name + "_plain"))
 	MOVQ(U32(0), f.at(p4updnext))
-	p4colsAhead(f, name, step)
+	p4colsAhead(f, name, step, regs)
 	JMP(LabelRef(pre + name + "_sums"))
 	Label(pre + name + "_plain")
 	p4cols(f, name, step, src)
@@ -404,7 +422,7 @@ func p4pairBlock(f *frame, F int, src p4src) {
 	for i := 0; i < 4*F+2; i++ {
 		VXORPD(ymm[i], ymm[i], ymm[i])
 	}
-	p4colsMaybeAhead(f, name, func(d int) { p4pairStep(F, d, src) }, src)
+	p4colsMaybeAhead(f, name, func(d int) { p4pairStep(F, d, src) }, src, false)
 	for g := 0; g < F; g++ {
 		r := []VecPhysical{ymm[g], ymm[F+g], ymm[2*F+g], ymm[3*F+g]}
 		p4group(f, r, fmt.Sprintf("%ss%s_g%d", pre, name, g))
@@ -535,7 +553,7 @@ func p4block(f *frame, J int, left int, src p4src) {
 	for i := 0; i < 4*J; i++ {
 		VXORPD(ymm[i], ymm[i], ymm[i])
 	}
-	p4colsMaybeAhead(f, fmt.Sprintf("b%d", J), func(d int) { p4step(J, d, src) }, src)
+	p4colsMaybeAhead(f, fmt.Sprintf("b%d", J), func(d int) { p4step(J, d, src) }, src, J <= 2)
 	ADDQ(U32(32*J), f.at(p4xtb))
 	for g := 0; g < J; g++ {
 		r := []VecPhysical{ymm[g], ymm[J+g], ymm[2*J+g], ymm[3*J+g]}
