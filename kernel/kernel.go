@@ -156,8 +156,9 @@ func MulVecsRowsWork(y, a []float64, n int, x []float64, k, r0, r1 int, work []f
 // UpdateMulVecsWork use for an n×n A and k vectors on the current path: 0
 // where the path needs none; on AVX-512 from n = 256 (k ≥ 8) about 17 or 25
 // thousand float64s (n < 512, n ≥ 512); on AVX2 without AVX-512 from n =
-// 768 (k ≥ 4) 3072. It does not grow with n beyond that, and depends on k
-// only through the path.
+// 768 (k ≥ 4) 6216 (the packed vectors and the copies of two tiles'
+// blocks). It does not grow with n beyond that, and depends on k only
+// through the path.
 func WorkLen(n, k int) int {
 	if n < 0 || k < 0 {
 		panic("kernel: negative size")
@@ -326,10 +327,12 @@ func scaleAddOuterRows(a []float64, n int, alpha, beta float64, p, v []float64) 
 // row-major a and then samples through the updated A: y_i = A·x_i for
 // i < k. The results, A and y, are the same bits as ScaleAddOuter followed
 // by MulVecs; where the path allows (AVX-512 with n ≤ 32 or n ≥ 256, AVX2
-// with n ≥ 1536) it does both in one pass over A, each block of A updated just before
-// it is multiplied, so that a generation of MMA-ES reads and writes A once
-// instead of reading it twice and writing it once (with the stack use of
-// MulVecs). y must not overlap a, p, v or x; p and v must not overlap a.
+// from n = 768 with α = 1 and k ≥ 5, else from 1536) it does both in one
+// pass over A, each block of A updated before it is multiplied (on AVX2
+// with α = 1, by the tile before it, into a copy the tile reads), so that
+// a generation of MMA-ES reads and writes A once instead of reading it
+// twice and writing it once (with the stack use of MulVecs; on AVX2 a
+// pass that updates a tile ahead also keeps 24.5 KiB of copies there). y must not overlap a, p, v or x; p and v must not overlap a.
 func UpdateMulVecs(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k int) {
 	UpdateMulVecsWork(y, a, n, alpha, beta, p, v, x, k, nil)
 }

@@ -4,6 +4,7 @@ package kernel
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -85,7 +86,8 @@ func TestPanelPairSameBitsAVX2(t *testing.T) {
 		t.Skip("no AVX2")
 	}
 	defer setPath(pathSpec{avx2: true})()
-	// From 1536 (avx2PanelFusedMinN) the update runs inside the panels.
+	// From 1536 (avx2PanelFusedMinN), and with α = 1 from 768 (a tile
+	// ahead), the update runs inside the panels.
 	ns, ks := []int{768, 769, 770, 771, 1537}, []int{5, 9, 10, 13, 17, 22, 26, 30}
 	if !testing.Short() {
 		ns = append(ns, 1031, 1543)
@@ -101,8 +103,10 @@ func TestPanelPairSameBitsAVX2(t *testing.T) {
 // fused from n = 768, the panels' smallest) and 0.999 (never ahead: fused
 // from 1536, avx2PanelFusedMinN). The
 // tile's first block, which updates the next tile, covers every kind: 1
-// register (k = 4: kc = 768, never ahead), 2 (5, 8, 13, 26), 3 (11, 28)
-// and the paired block alone (9). The last panel has kc
+// register (k = 4: kc = 768, never ahead), 2 (5, 8, 13, 26), 3 (11, 24,
+// 28; 24 with a second block of 3 reading the copy) and the paired block
+// alone (9); a second batch of vectors (265: only the first updates). The
+// last panel has kc
 // mod 8 from 0 to 7 columns (1536 + r with kc = 384, 192 or 104) or fewer
 // than 8 (1565 at k = 26, 28: 15·104 + 5), rows left below the last tile
 // (n mod 4), and 384 or more tiles (three calls a panel).
@@ -111,17 +115,17 @@ func TestPanelAheadSameBitsAVX2(t *testing.T) {
 		t.Skip("no AVX2")
 	}
 	defer setPath(pathSpec{avx2: true})()
-	ns, ks := []int{769, 1537, 1565}, []int{4, 5, 9, 13, 26, 28}
+	ns, ks := []int{769, 1537, 1565}, []int{4, 5, 9, 13, 24, 26, 28}
 	if !testing.Short() {
 		ns = append(ns, 1031, 1536, 1541, 1543)
-		ks = append(ks, 8, 11)
+		ks = append(ks, 8, 11, panelMaxLanes+9)
 	}
 	testPanelToggle(t, ns, ks, &avx2Ahead, "ahead", "each tile's own")
 }
 
 // testPanelToggle compares the results of MulVecs and UpdateMulVecs with
-// *flag on (named onName in the messages) and off (offName), bit for bit, for the
-// n and k given (see TestPanelPairSameBits).
+// *flag on (named onName in the messages) and off (offName), bit for bit,
+// for the n and k given (see TestPanelPairSameBits).
 func testPanelToggle(t *testing.T, ns, ks []int, flag *bool, onName, offName string) {
 	defer func(was bool) { *flag = was }(*flag)
 	r := rand.New(rand.NewPCG(12, 13))
@@ -214,15 +218,82 @@ func TestPanelBlocksAVX2(t *testing.T) {
 }
 
 // TestAVX2CopyShape checks that the AVX2 panels' copies hold a panel's
-// columns for every k ≥ 5 (so that the next tile's update runs ahead for
-// all of them) and that their row stride is an odd number of cache lines.
+// columns for every k ≥ 5 and that those tiles have no block of 1
+// register (the copies' code has none), so that the next tile's update
+// runs ahead for all of them, and that the copies' row stride is an odd
+// number of cache lines.
 func TestAVX2CopyShape(t *testing.T) {
 	if lines := avx2CopyStride / 8; avx2CopyStride%8 != 0 || lines%2 != 1 {
 		t.Fatalf("avx2CopyStride = %d float64s: not an odd number of cache lines", avx2CopyStride)
 	}
 	for k := 5; k <= panelMaxLanes; k++ {
-		if _, kc := panelShapeAVX2(1<<20, k, avx2PanelPack); kc > avx2CopyStride {
+		kp, kc := panelShapeAVX2(1<<20, k, avx2PanelPack)
+		if kc > avx2CopyStride {
 			t.Errorf("k=%d: panels of %d columns, copies of %d", k, kc, avx2CopyStride)
+		}
+		if _, _, g1, _ := panelBlocksAVX2(kp, k); g1 != 0 {
+			t.Errorf("k=%d: %d blocks of 1 register", k, g1)
+		}
+	}
+}
+
+// TestAVX2CopyStride checks that the generated AVX2 panels read and write
+// the copies with the row stride the Go side sizes them by
+// (avx2CopyStride): the blocks' broadcasts of row 1 and 3, the second
+// copy 4 rows after the first, and no access a fifth row on.
+func TestAVX2CopyStride(t *testing.T) {
+	src, err := os.ReadFile("mulvecs_panels_avx2_amd64.s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(src)
+	row := avx2CopyStride * 8
+	for _, want := range []string{
+		fmt.Sprintf("VBROADCASTSD %d(R11), Y15", row),
+		fmt.Sprintf("VBROADCASTSD %d(R11), Y15", 3*row),
+		fmt.Sprintf("ADDQ         $0x%08x, AX", avx2PanelRows*row),
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("mulvecs_panels_avx2_amd64.s has no %q", want)
+		}
+	}
+	if strings.Contains(text, fmt.Sprintf("%d(R11)", avx2PanelRows*row)) || strings.Contains(text, fmt.Sprintf("%d(CX)", avx2PanelRows*row)) {
+		t.Errorf("a copy's row read or written %d bytes on: more than %d rows of %d", avx2PanelRows*row, avx2PanelRows, row)
+	}
+}
+
+// TestAVX2AheadRuns checks that UpdateMulVecsWork on the AVX2 panels
+// updates a tile ahead (writing the copies in its scratch space) when α =
+// 1 and k ≥ 5, and not otherwise: the scratch space is filled with NaN
+// first and its copies' room read after.
+func TestAVX2AheadRuns(t *testing.T) {
+	if !startAVX2 {
+		t.Skip("no AVX2")
+	}
+	defer setPath(pathSpec{avx2: true})()
+	r := rand.New(rand.NewPCG(5, 7))
+	for _, c := range []struct {
+		n, k  int
+		alpha float64
+		ahead bool
+	}{{769, 24, 1, true}, {1540, 26, 1, true}, {769, 5, 1, true}, {1540, 26, 0.999, false}, {1540, 4, 1, false}} {
+		a, x, p, v := randVals(r, c.n*c.n), randVals(r, c.k*c.n), randVals(r, c.n), randVals(r, c.n)
+		w := make([]float64, WorkLen(c.n, c.k))
+		if len(w) != avx2WorkLen {
+			t.Fatalf("WorkLen(%d, %d) = %d on AVX2, want %d", c.n, c.k, len(w), avx2WorkLen)
+		}
+		for i := range w {
+			w[i] = math.NaN()
+		}
+		UpdateMulVecsWork(make([]float64, c.k*c.n), a, c.n, c.alpha, 0.01, p, v, x, c.k, w)
+		written := 0
+		for _, e := range w[avx2PanelPack:] {
+			if e == e {
+				written++
+			}
+		}
+		if got := written > 0; got != c.ahead {
+			t.Errorf("n=%d k=%d α=%v: %d elements of the copies written; want ahead = %v", c.n, c.k, c.alpha, written, c.ahead)
 		}
 	}
 }

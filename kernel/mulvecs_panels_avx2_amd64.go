@@ -8,12 +8,13 @@ package kernel
 // vectors made in Go. The whole-row tiles (tile.go) keep all k vectors'
 // rows of x in the caches for every block of 4 rows of A, which at n = 4096
 // (λ = 28: 0.9 MiB of x) no longer fit L2; a panel keeps kc columns of them.
-// With the rank-one update (UpdateMulVecs) and n ≥ avx2PanelFusedMinN each
-// tile's block of A is updated in the same pass: with α = 1 (the
-// optimizer's case) the column loop of each tile's first block updates the
-// next tile's block under its FMAs and writes it into a copy whose rows do
-// not share L1 sets, which the next tile's blocks read (as the AVX-512
-// panels do); otherwise just before the tile reads it.
+// With the rank-one update (UpdateMulVecs) A is updated in the same pass:
+// with α = 1 (the optimizer's case) and k ≥ 5 at every n of the panels,
+// the column loop of each tile's first block updating the next tile's
+// block under its FMAs and writing it into a copy whose rows do not share
+// L1 sets, which the next tile's blocks read (as the AVX-512 panels do);
+// otherwise from n = avx2PanelFusedMinN, each tile's block just before
+// the tile reads it.
 
 // usePanelsAVX2 reports whether MulVecs runs on the AVX2 panels.
 func usePanelsAVX2(n, k int) bool {
@@ -80,11 +81,12 @@ const avx2WorkLen = avx2PanelPack + avx2Copies + 8
 
 // mulVecsPanelsAVX2 computes the rows r0 … r1−1 of MulVecs (rowsValid) on
 // the AVX2 panels, the rows below the last whole tile in the range that
-// ends at n; with update it
-// first applies A ← α·A + β·p·vᵀ to each block of A just before the block is
-// read (the first batch of vectors does, the rows below the last whole tile
+// ends at n; with update it first applies A ← α·A + β·p·vᵀ to each block
+// of A before the block is read, a tile ahead where avx2AheadOK allows
+// (the first batch of vectors does, the rows below the last whole tile
 // are updated by scaleAddOuter). The packed panel and the copies are in
-// work (len(work) ≥ avx2WorkLen) or, with work nil, on the stack. Vectors run in batches of at
+// work (len(work) ≥ avx2WorkLen) or, with work nil, on the stack (the
+// copies only when a pass updates ahead). Vectors run in batches of at
 // most panelMaxLanes, so that a panel keeps at least 8 columns.
 func mulVecsPanelsAVX2(y, a []float64, n int, x []float64, k, r0, r1 int, update bool, alpha, beta float64, p, v, work []float64) {
 	for j0 := 0; j0 < k; j0 += panelMaxLanes {
@@ -93,6 +95,10 @@ func mulVecsPanelsAVX2(y, a []float64, n int, x []float64, k, r0, r1 int, update
 		if work != nil {
 			mulVecsPanelsAVX2Pass(y[j0*n:], a, n, x[j0*n:], kb, r0, r1, upd, alpha, beta, p, v,
 				work[:avx2PanelPack], alignLine(work[avx2PanelPack:avx2WorkLen])[:avx2Copies])
+			continue
+		}
+		if upd && avx2AheadOK(alpha, avx2PanelCols(n, kb)) {
+			mulVecsPanelsAVX2StackCopies(y[j0*n:], a, n, x[j0*n:], kb, r0, r1, upd, alpha, beta, p, v)
 			continue
 		}
 		mulVecsPanelsAVX2Stack(y[j0*n:], a, n, x[j0*n:], kb, r0, r1, upd, alpha, beta, p, v)
@@ -110,10 +116,20 @@ func mulVecsPanelsAVX2(y, a []float64, n int, x []float64, k, r0, r1 int, update
 }
 
 // mulVecsPanelsAVX2Stack is mulVecsPanelsAVX2Pass with the packed panel on its
-// stack frame.
+// stack frame, for a pass that does not update ahead (no copies).
 //
 //go:noinline
 func mulVecsPanelsAVX2Stack(y, a []float64, n int, x []float64, k, r0, r1 int, update bool, alpha, beta float64, p, v []float64) {
+	var pack [avx2PanelPack]float64
+	mulVecsPanelsAVX2Pass(y, a, n, x, k, r0, r1, update, alpha, beta, p, v, pack[:], nil)
+}
+
+// mulVecsPanelsAVX2StackCopies is mulVecsPanelsAVX2Stack with the copies of
+// the tiles' blocks on its stack frame too, for a pass that updates ahead
+// (not inlined, so that the other one does not clear this larger frame).
+//
+//go:noinline
+func mulVecsPanelsAVX2StackCopies(y, a []float64, n int, x []float64, k, r0, r1 int, update bool, alpha, beta float64, p, v []float64) {
 	var pack [avx2PanelPack]float64
 	var cp [avx2Copies + 8]float64
 	mulVecsPanelsAVX2Pass(y, a, n, x, k, r0, r1, update, alpha, beta, p, v, pack[:], alignLine(cp[:])[:avx2Copies])
@@ -125,7 +141,9 @@ func mulVecsPanelsAVX2Stack(y, a []float64, n int, x []float64, k, r0, r1 int, u
 func mulVecsPanelsAVX2Pass(y, a []float64, n int, x []float64, k, r0, r1 int, update bool, alpha, beta float64, p, v, pack, cp []float64) {
 	kp, kcMax := panelShapeAVX2(n, k, len(pack))
 	g3, g2, g1, pair := panelBlocksAVX2(kp, k)
-	ahead := b2i(update && avx2AheadOK(alpha, kcMax))
+	// The copies' blocks have no code for a block of 1 register, which
+	// only kp = 4 has (never with panels the copies hold).
+	ahead := b2i(update && avx2AheadOK(alpha, kcMax) && g1 == 0 && len(cp) >= avx2Copies)
 	tiles := n / avx2PanelRows
 	t0, t1 := tileRange(r0, r1, n, tiles, avx2PanelRows)
 	clearRows(y, n, k, t0*avx2PanelRows, t1*avx2PanelRows)

@@ -45,19 +45,22 @@ func updateMulVecsShapes() [][2]int {
 	}
 	s = append(s, [2]int{341, 17}, [2]int{341, 20}, [2]int{341, 24})
 	// The AVX2 panels update A in their pass from n = 1536
-	// (avx2PanelFusedMinN; with α = 1 and k ≥ 5 from 768, each tile
-	// updating the next one's block: TestPanelAheadSameBitsAVX2), its kc
-	// mod 4 (mod 8 ahead) last columns masked, before or in blocks of 3, 2
-	// or 1 registers (k = 28, 13, 4). 1536 + r has a last
-	// panel of r columns (k = 4: kc = 768; k = 13: 192) or of 80 + r (k =
-	// 28: 104), so every rest 0–7 is met, with kc < 8 and without;
-	// leftover rows for r mod 4 ≠ 0; 384 tiles, three calls.
+	// (avx2PanelFusedMinN); with α = 1 and k ≥ 5 from 768, each tile
+	// updating the next one's block in its first block, whatever its kind
+	// (TestPanelAheadSameBitsAVX2). Each tile's own block has its kc mod 4
+	// last columns masked, the next tile's its kc mod 8. k = 4 (blocks of
+	// 1 register, never ahead), 13 (2+2), 28 (3+2+2), 24 (3+3) and 26 (2+2
+	// and the paired block) take turns with the cases' α (α = 1 every third
+	// case), so that each k meets α = 1 three times in 15 cases. 1536 + r
+	// has a last panel of r mod 8 columns (k = 4: kc = 768; 13: 192; 24:
+	// 128) or of 80 + r (k = 26, 28: 104), so every rest 0–7 is met, with kc
+	// < 8 and without; leftover rows for r mod 4 ≠ 0; 384 tiles, three
+	// calls.
 	if startAVX2 {
-		ks := []int{4, 13, 28}
-		for r := 0; r < 8; r++ {
-			s = append(s, [2]int{1536 + r, ks[r%3]})
+		ks := []int{4, 13, 28, 24, 26}
+		for r := 0; r < 15; r++ {
+			s = append(s, [2]int{1536 + r, ks[r%5]})
 		}
-		s = append(s, [2]int{1541, 28}, [2]int{1543, 4}, [2]int{1542, 13})
 	}
 	if !testing.Short() {
 		s = append(s, [2]int{1031, 9}, [2]int{1031, 24}, [2]int{262, 260},

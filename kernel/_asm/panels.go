@@ -111,12 +111,16 @@ func argsToFrame(f *frame, args []argSlot) {
 }
 
 // nextBlock jumps to b3, b2 or b1 for the tile's next block (the first
-// counter of left3, left2, left1 not yet zero), or to done after the last.
+// counter of left3, left2, left1 not yet zero), or to done after the last;
+// an empty label is a kind of block the caller never has.
 func nextBlock(f *frame, s panelSlots, b3, b2, b1, done string) {
 	for _, b := range []struct {
 		left  int
 		label string
 	}{{s.left3, b3}, {s.left2, b2}, {s.left1, b1}} {
+		if b.label == "" {
+			continue
+		}
 		CMPQ(f.at(b.left), Imm(0))
 		JNE(LabelRef(b.label))
 	}
@@ -231,18 +235,9 @@ func p4cols(f *frame, block string, step func(d int), src p4src) {
 		MOVQ(p4tile, p4col)
 		LEAQ(Mem{Base: p4tile, Index: p4row, Scale: 4}, p4next)
 	}
-	MOVQ(f.at(p4xtb), p4xt)
-	MOVQ(f.at(p4stride), p4stepxt)
-	MOVQ(f.at(p4kc8), p4steps)
-	TESTQ(p4steps, p4steps)
-	JZ(LabelRef(l("rest")))
-	alignLoop()
-	Label(l("loop"))
+	p4loopHead(f, l)
 	if src == p4fromA {
-		PREFETCHT1(Mem{Base: p4next})
-		PREFETCHT1(Mem{Base: p4next, Index: p4row, Scale: 1})
-		PREFETCHT1(Mem{Base: p4next, Index: p4row, Scale: 2})
-		PREFETCHT1(Mem{Base: p4next, Index: p4row3, Scale: 1})
+		p4prefetchRows(func(m Mem) { PREFETCHT1(m) }, p4next, 0)
 	}
 	steps8(step)
 	ADDQ(U32(64), p4col)
@@ -256,6 +251,27 @@ func p4cols(f *frame, block string, step func(d int), src p4src) {
 	Label(l("done"))
 }
 
+// p4loopHead writes the start of a block's column loop (its labels by l):
+// the packed panel's row, its stride and the steps of 8 columns, to the
+// rest at once without any, and the loop's aligned label.
+func p4loopHead(f *frame, l func(string) string) {
+	MOVQ(f.at(p4xtb), p4xt)
+	MOVQ(f.at(p4stride), p4stepxt)
+	MOVQ(f.at(p4kc8), p4steps)
+	TESTQ(p4steps, p4steps)
+	JZ(LabelRef(l("rest")))
+	alignLoop()
+	Label(l("loop"))
+}
+
+// p4prefetchRows asks for the cache line at column offset d bytes of each
+// of the 4 rows of A from base, with pf.
+func p4prefetchRows(pf func(Mem), base Register, d int) {
+	for r := 0; r < 4; r++ {
+		pf(rowA(r, d, base))
+	}
+}
+
 // p4colsAhead writes the column loop of the tile's first block (name, its
 // column step step) when the tiles read copies: besides the block's steps
 // (from the current copy) it applies the rank-one update with α = 1, a =
@@ -266,7 +282,8 @@ func p4cols(f *frame, block string, step func(d int), src p4src) {
 // the next tile's rows; per 8 columns the next tile's line 8 columns on
 // asked for in L1 and the tile after it in L2. After the loop the next
 // tile's kc mod 8 last columns are updated under the masks rmask0 and
-// rmask1, then this tile's rest steps run. With regs (a block of 2
+// rmask1 (the second only for more than 4 columns, so that no access
+// starts past a row), then this tile's rest steps run. With regs (a block of 1 or 2
 // registers, which leaves Y8-Y11 and Y14 free) the update keeps v's 8
 // columns in Y8 and Y9 and β·p_r in Y10, the row's half lines in Y11 and
 // Y14; otherwise it uses Y12 and Y15 between the steps (every step loads
@@ -286,19 +303,9 @@ func p4colsAhead(f *frame, name string, step func(d int), regs bool) {
 	LEAQ(Mem{Base: p4next, Index: p4row, Scale: 4}, R10)
 	Load(Param("v").Base(), R13)
 	MOVQ(f.at(p4cnext), RCX)
-	MOVQ(f.at(p4xtb), p4xt)
-	MOVQ(f.at(p4stride), p4stepxt)
-	MOVQ(f.at(p4kc8), p4steps)
-	TESTQ(p4steps, p4steps)
-	JZ(LabelRef(l("rest")))
-	alignLoop()
-	Label(l("loop"))
-	for r := 0; r < 4; r++ {
-		PREFETCHT1(rowA(r, 0, R10))
-	}
-	for r := 0; r < 4; r++ {
-		PREFETCHT0(rowA(r, 64, p4next))
-	}
+	p4loopHead(f, l)
+	p4prefetchRows(func(m Mem) { PREFETCHT1(m) }, R10, 0)
+	p4prefetchRows(func(m Mem) { PREFETCHT0(m) }, p4next, 64)
 	if regs {
 		VMOVUPD(Mem{Base: R13}, Y8)
 		VMOVUPD(Mem{Base: R13, Disp: 32}, Y9)
@@ -334,6 +341,11 @@ func p4colsAhead(f *frame, name string, step func(d int), regs bool) {
 	CMPQ(f.at(p4kcrest), Imm(0))
 	JEQ(LabelRef(l("steps")))
 	for h, mask := range []int{p4rmask0, p4rmask1} {
+		if h == 1 {
+			Comment("lanes 4-7 only with more than 4 columns: none of them past the rows")
+			CMPQ(f.at(p4kcrest), Imm(4))
+			JLE(LabelRef(l("steps")))
+		}
 		VMOVDQU(f.block(mask, 32), Y12)
 		VMASKMOVPD(Mem{Base: R13, Disp: 32 * h}, Y12, Y13)
 		for r := 0; r < 4; r++ {
@@ -568,10 +580,18 @@ func p4block(f *frame, J int, left int, src p4src) {
 func p4blocks(f *frame, src p4src) {
 	pre := src.prefix()
 	Label(pre + "block")
-	nextBlock(f, p4slots, pre+"b3", pre+"b2", pre+"b1", pre+"pair")
+	if src == p4fromCopy {
+		// The copies hold panels of kp ≥ 8 lanes, which have no block of
+		// 1 register (mulVecsPanelsAVX2Pass).
+		nextBlock(f, p4slots, pre+"b3", pre+"b2", "", pre+"pair")
+	} else {
+		nextBlock(f, p4slots, pre+"b3", pre+"b2", pre+"b1", pre+"pair")
+	}
 	p4block(f, 3, p4left3, src)
 	p4block(f, 2, p4left2, src)
-	p4block(f, 1, p4left1, src)
+	if src == p4fromA {
+		p4block(f, 1, p4left1, src)
+	}
 	Label(pre + "pair")
 	Comment("the paired block, if any: the tile's last (it goes on at the next tile)")
 	CMPQ(arg(Param("pair")), Imm(0))
@@ -602,10 +622,10 @@ func panel4AVX2() {
 		"in L1 when the loops read it; with ahead ≠ 0 (α = 1) the first block of",
 		"each tile updates the next tile's block instead, under its FMAs, into A",
 		"and a copy whose rows do not share L1 sets, and the blocks read the",
-		"copies. With pair ≠ 0 the tile's",
-		"last block is 2 full registers and a pair register, which holds the last",
-		"two lanes of two rows (k mod 4 = 1 or 2: 10 FMAs a column step instead of",
-		"12), after the g3, g2 and g1 blocks.")
+		"copies. With pair ≠ 0 the tile's last block is 2 full registers and a",
+		"pair register, which holds the last two lanes of two rows (k mod 4 = 1",
+		"or 2: 10 FMAs a column step instead of 12), after the g3, g2 and g1",
+		"blocks.")
 	f := newFrame(296)
 
 	panelsStart(f, p4slots)
