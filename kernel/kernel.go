@@ -332,7 +332,8 @@ func scaleAddOuterRows(a []float64, n int, alpha, beta float64, p, v []float64) 
 // with α = 1, by the tile before it, into a copy the tile reads), so that
 // a generation of MMA-ES reads and writes A once instead of reading it
 // twice and writing it once (with the stack use of MulVecs; on AVX2 a
-// pass that updates a tile ahead also keeps 24.5 KiB of copies there). y must not overlap a, p, v or x; p and v must not overlap a.
+// pass that updates a tile ahead also keeps 24.5 KiB of copies there). y
+// must not overlap a, p, v or x; p and v must not overlap a.
 func UpdateMulVecs(y, a []float64, n int, alpha, beta float64, p, v, x []float64, k int) {
 	UpdateMulVecsWork(y, a, n, alpha, beta, p, v, x, k, nil)
 }
