@@ -180,20 +180,6 @@ p4c_upd_row:
 	MOVQ         192(SP), CX
 	TESTQ        CX, CX
 	JZ           p4c_upd_tail
-	CMPQ         200(SP), $0x00
-	JNE          p4c_upd_cols1
-
-p4c_upd_cols:
-	VMULPD      (R11), Y14, Y0
-	VFMADD231PD (R12), Y15, Y0
-	VMOVUPD     Y0, (R11)
-	ADDQ        $0x00000020, R11
-	ADDQ        $0x00000020, R12
-	VMOVUPD     Y0, (R13)
-	ADDQ        $0x00000020, R13
-	DECQ        CX
-	JNZ         p4c_upd_cols
-	JMP         p4c_upd_tail
 
 	// α = 1: a = fma(β·p_r, v, a), the same bits without the
 	// multiplication (the optimizer keeps A as s·Ã and passes α = 1)

@@ -283,8 +283,8 @@ func p4prefetchRows(pf func(Mem), base Register, d int) {
 // asked for in L1 and the tile after it in L2. After the loop the next
 // tile's kc mod 8 last columns are updated under the masks rmask0 and
 // rmask1 (the second only for more than 4 columns, so that no access
-// starts past a row), then this tile's rest steps run. With regs (a block of 1 or 2
-// registers, which leaves Y8-Y11 and Y14 free) the update keeps v's 8
+// starts past a row), then this tile's rest steps run. With regs (a block
+// of 2 registers, which leaves Y8-Y11 and Y14 free) the update keeps v's 8
 // columns in Y8 and Y9 and β·p_r in Y10, the row's half lines in Y11 and
 // Y14; otherwise it uses Y12 and Y15 between the steps (every step loads
 // them anew) and reads v from memory, 10 more loads a cache line. After
@@ -478,9 +478,10 @@ func p4addRows(r []VecPhysical, done string) {
 // a = fma(β·p_r, v, α·a), the operations of scaleAddOuterAVX2 (the same
 // bits), the kc mod 4 last columns under the mask umask (BX p_r, DI the
 // row, R10 rows left, R11 and R12 the columns of the row and of v, CX the
-// steps of 4 columns; Y0, Y1, Y12-Y15 scratch). With toCopy it also writes
-// the block into the current copy (DX its row, R13 its column). Its labels
-// start with pre.
+// steps of 4 columns; Y0, Y1, Y12-Y15 scratch). With toCopy (α = 1, the
+// tiles reading copies) it also writes the block into the current copy
+// (DX its row, R13 its column) and has no loop for α ≠ 1. Its labels start
+// with pre.
 func p4update(f *frame, pre string, toCopy bool) {
 	l := func(s string) string { return pre + s }
 	MOVQ(f.at(p4ptile), RBX)
@@ -502,10 +503,12 @@ func p4update(f *frame, pre string, toCopy bool) {
 	MOVQ(f.at(p4kc4), RCX)
 	TESTQ(RCX, RCX)
 	JZ(LabelRef(l("tail")))
-	CMPQ(f.at(p4alpha1), Imm(0))
-	JNE(LabelRef(l("cols1")))
-	p4updCols(l("cols"), true, toCopy)
-	JMP(LabelRef(l("tail")))
+	if !toCopy { // the copies are written only with α = 1
+		CMPQ(f.at(p4alpha1), Imm(0))
+		JNE(LabelRef(l("cols1")))
+		p4updCols(l("cols"), true, toCopy)
+		JMP(LabelRef(l("tail")))
+	}
 	Comment("α = 1: a = fma(β·p_r, v, a), the same bits without the",
 		"multiplication (the optimizer keeps A as s·Ã and passes α = 1)")
 	p4updCols(l("cols1"), false, toCopy)
